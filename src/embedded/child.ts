@@ -1,0 +1,81 @@
+/**
+ * Child-process entry of the embedded CouchDB-compatible server (express-pouchdb over
+ * PouchDB 9 + LevelDB). It runs in its own process because express-pouchdb kills its
+ * process on several error paths; the supervisor restarts it (see supervisor.ts).
+ *
+ * Every request must carry the server admin's Basic credentials: express-pouchdb has no
+ * `require_valid_user`, so the gate is here, in front of it, not in a patch.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import fs from 'node:fs';
+import { timingSafeEqual } from 'node:crypto';
+import PouchDB from 'pouchdb-core';
+import leveldbAdapter from 'pouchdb-adapter-leveldb';
+import httpAdapter from 'pouchdb-adapter-http';
+import mapreduce from 'pouchdb-mapreduce';
+import replication from 'pouchdb-replication';
+import find from 'pouchdb-find';
+import expressPouchDB from 'express-pouchdb';
+
+interface ChildSettings { dataDir: string; port: number; user: string; password: string }
+
+function readSettings(): ChildSettings {
+  const raw = process.env.EMBEDDED_COUCH_SETTINGS;
+  if (!raw) throw new Error('EMBEDDED_COUCH_SETTINGS is not set');
+  delete process.env.EMBEDDED_COUCH_SETTINGS; // keep the password out of anything that dumps env
+  return JSON.parse(raw) as ChildSettings;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function isAdmin(header: string | undefined, settings: ChildSettings): boolean {
+  const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
+  if (!match?.[1]) return false;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return false;
+  return sameSecret(decoded.slice(0, colon), settings.user) && sameSecret(decoded.slice(colon + 1), settings.password);
+}
+
+function main(): void {
+  const settings = readSettings();
+  const storeDir = path.join(settings.dataDir, 'store');
+  fs.mkdirSync(storeDir, { recursive: true });
+  const configPath = path.join(settings.dataDir, 'express-pouchdb.json');
+  // express-pouchdb hashes the admin password in this file on load (config-infrastructure.js).
+  fs.writeFileSync(configPath, JSON.stringify({
+    admins: { [settings.user]: settings.password },
+    log: { file: path.join(settings.dataDir, 'express-pouchdb.log'), level: 'error' },
+  }), { mode: 0o600 });
+
+  const Pouch = PouchDB.plugin(leveldbAdapter).plugin(httpAdapter).plugin(mapreduce)
+    .plugin(replication).plugin(find).defaults({ prefix: storeDir + path.sep });
+  const couch = expressPouchDB(Pouch, { configPath, logPath: path.join(settings.dataDir, 'express-pouchdb.log'), mode: 'fullCouchDB', overrideMode: { exclude: ['routes/fauxton'] } });
+
+  const server = http.createServer((req, res) => {
+    if (!isAdmin(req.headers.authorization, settings)) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="embedded"' });
+      res.end(JSON.stringify({ error: 'unauthorized', reason: 'Authentication required.' }));
+      return;
+    }
+    couch(req, res);
+  });
+  server.listen(settings.port, '127.0.0.1', () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : settings.port;
+    process.send?.({ type: 'listening', port });
+  });
+  server.on('error', (error) => {
+    process.send?.({ type: 'error', message: error.message });
+    process.exit(3);
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+main();

@@ -1,0 +1,121 @@
+/**
+ * Starts the embedded CouchDB-compatible server in a child process on loopback and keeps it
+ * running: when the child exits unexpectedly it is restarted on the same port, so the node's
+ * nano URL stays valid and the node recovers by itself (it answers 503 meanwhile).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  user: string;
+  password: string;
+  logger: Logger;
+  /** Fixed port for the store; 0 picks a free one at first start. */
+  port?: number;
+  restartDelayMs?: number;
+}
+
+const childEntry = fileURLToPath(new URL(`./child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export class EmbeddedCouch {
+  private child: ChildProcess | undefined;
+  private port = 0;
+  private stopping = false;
+  private restarts = 0;
+  private readonly startWaiters = new Set<() => void>();
+
+  constructor(private readonly options: EmbeddedOptions) {}
+
+  /** Base URL of the store, without credentials. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get restartCount(): number {
+    return this.restarts;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<string> {
+    this.port = this.options.port ?? 0;
+    if (this.port === 0) this.port = await freePort();
+    await this.spawn();
+    return this.url;
+  }
+
+  /** Resolves once the (re)started child listens again; used by tests of recovery. */
+  whenRunning(): Promise<void> {
+    if (this.child && this.child.connected) return Promise.resolve();
+    return new Promise((resolve) => this.startWaiters.add(resolve));
+  }
+
+  private spawn(): Promise<void> {
+    const settings = JSON.stringify({ dataDir: this.options.dataDir, port: this.port, user: this.options.user, password: this.options.password });
+    const child = fork(childEntry, [], {
+      env: { ...process.env, EMBEDDED_COUCH_SETTINGS: settings },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.child = child;
+    let stderrTail = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4000);
+    });
+    return new Promise((resolve, reject) => {
+      let listening = false;
+      child.on('message', (message: { type?: string; message?: string }) => {
+        if (message.type === 'listening') {
+          listening = true;
+          this.options.logger.info({ port: this.port, pid: child.pid }, 'embedded store listening');
+          for (const waiter of this.startWaiters) waiter();
+          this.startWaiters.clear();
+          resolve();
+        }
+      });
+      child.on('exit', (code, signal) => {
+        if (this.child === child) this.child = undefined;
+        if (!listening) {
+          reject(new Error(`embedded store failed to start (exit ${code ?? signal}): ${stderrTail.trim().split('\n').slice(-3).join(' ')}`));
+          return;
+        }
+        if (this.stopping) return;
+        this.restarts += 1;
+        this.options.logger.error({ code, signal, stderr: stderrTail.slice(-500) }, 'embedded store exited; restarting');
+        setTimeout(() => {
+          this.spawn().catch((error: Error) => this.options.logger.error({ err: error.message }, 'embedded store restart failed'));
+        }, this.options.restartDelayMs ?? 200);
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+}
