@@ -1,0 +1,14 @@
+import { loadSettings, type Settings } from './settings.js';
+import { loadNodeConfig, type NodeConfig } from './node-config.js';
+
+export interface AppConfig { settings: Settings; node: NodeConfig }
+
+/** Settings from the environment, then the CONFIG file they name; throws ConfigError. */
+export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const settings = loadSettings(env);
+  return { settings, node: loadNodeConfig(settings.configPath) };
+}
+
+export { ConfigError } from './settings.js';
+export type { Settings } from './settings.js';
+export type { NodeConfig, NodePolicy, ServiceKey } from './node-config.js';

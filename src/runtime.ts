@@ -1,0 +1,111 @@
+/**
+ * Starting and stopping a node: store (configured CouchDB, or the embedded one started and
+ * supervised here), bootstrap, app, listen. main.ts and the tests both use startNode().
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/index.js';
+import { EmbeddedCouch } from './embedded/supervisor.js';
+import { embeddedCredentials } from './embedded/credentials.js';
+import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
+import { databaseNames, type DatabaseNames } from './storage/databases.js';
+import { loadDesignDocs } from './storage/design-docs.js';
+import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
+import { buildDeps, type Deps } from './deps.js';
+import { createApp } from './app.js';
+import { generateNodeKeys } from './domain/node-keys.js';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
+
+export interface RunningNode {
+  url: string;
+  publicUrl: string;
+  server: http.Server;
+  couch: Couch;
+  names: DatabaseNames;
+  deps: Deps;
+  embedded: EmbeddedCouch | undefined;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+async function waitForStore(couch: Couch, logger: Logger, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    try {
+      await couch.info();
+      return;
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 401 || status === 403) throw new Error('CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)');
+      if (Date.now() > deadline) throw new Error(`CouchDB did not answer within ${timeoutMs / 1000} s`);
+      logger.warn({ retryInMs: delay }, 'waiting for CouchDB');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+export async function startNode(config: AppConfig, logger: Logger): Promise<RunningNode> {
+  const { settings } = config;
+  let embedded: EmbeddedCouch | undefined;
+  let target: CouchTarget;
+  if (settings.couchdbUrl) {
+    target = { url: settings.couchdbUrl, user: settings.couchdbUser, password: settings.couchdbPassword };
+    logger.info({ couchdb: redactedUrl(settings.couchdbUrl) }, 'using the configured CouchDB');
+  } else {
+    const dataDir = path.resolve(settings.dataDir);
+    const credentials = embeddedCredentials(dataDir);
+    embedded = new EmbeddedCouch({ dataDir, ...credentials, logger, port: settings.embeddedPort });
+    target = { url: await embedded.start(), ...credentials };
+  }
+  // The socket is bound first so PUBLIC_URL can default to the bound address (PORT=0 in tests);
+  // until bootstrap completes the node answers 503.
+  let handler: http.RequestListener = (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+    res.end(JSON.stringify({ OK: false, error: 'the node is starting' }));
+  };
+  const server = http.createServer((req, res) => handler(req, res));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, settings.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${address.port}`;
+    const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
+    const couch = connectCouch(target);
+    await waitForStore(couch, logger, 30000);
+    const names = databaseNames(settings.dbPrefix);
+    const result = await bootstrap({
+      couch, names, config: config.node, publicUrl, logger,
+      designDocs: loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs')),
+      generateKeys: generateNodeKeys,
+    });
+    const deps = buildDeps({ config, logger, couch, names, publicUrl });
+    handler = createApp(deps).callback();
+    logger.info({ url, publicUrl }, 'node listening');
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        // Stop accepting, let in-flight requests finish (idle keep-alive sockets are closed now,
+        // busy ones after their response), then stop the store.
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), 10000);
+          server.close(() => { clearTimeout(force); resolve(); });
+          server.closeIdleConnections();
+        });
+        await embedded?.stop();
+        logger.info('node stopped');
+      })();
+      return closing;
+    };
+    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, close };
+  } catch (error) {
+    server.close();
+    await embedded?.stop();
+    throw error;
+  }
+}

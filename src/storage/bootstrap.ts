@@ -1,0 +1,113 @@
+/**
+ * Start-up against CouchDB: create missing databases, push changed design docs, seed and
+ * reconcile the node's own documents from configuration. Safe to run from several node
+ * processes at once (every write tolerates a concurrent writer).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Couch } from './couch.js';
+import { inStore, isConflict, mapCouchError } from './couch.js';
+import { databaseByKey, type DatabaseNames } from './databases.js';
+import type { DesignDocFile } from './design-docs.js';
+import { getOrUndefined, type StoredDoc } from './documents.js';
+import { NodeRepository, NODE_STATUS_ID, type NodeKeys } from './node-repository.js';
+import type { NodeConfig } from '../config/index.js';
+import {
+  buildNodeDescription, buildCommunityDescription, buildNetworkDescription, buildNetworkPolicy,
+  buildFilterDescription, buildConnections, NODE_DESCRIPTION_ID, FILTER_DESCRIPTION_ID,
+} from '../domain/node-documents.js';
+import { SERVICE_CATALOGUE, buildServiceDescription, serviceDocId } from '../domain/service-descriptions.js';
+
+export interface BootstrapInput {
+  couch: Couch;
+  names: DatabaseNames;
+  designDocs: DesignDocFile[];
+  config: NodeConfig;
+  publicUrl: string;
+  logger: Logger;
+  generateKeys: (nodeName: string, nodeId: string) => Promise<NodeKeys>;
+}
+
+export interface BootstrapResult {
+  nodeId: string;
+  createdDatabases: string[];
+  pushedDesignDocs: string[];
+}
+
+const newId = (): string => randomUUID().replace(/-/g, '');
+
+export async function ensureDatabases(couch: Couch, names: DatabaseNames): Promise<string[]> {
+  const existing = new Set(await inStore('list databases', () => couch.db.list()));
+  const created: string[] = [];
+  for (const name of Object.values(names)) {
+    if (existing.has(name)) continue;
+    try {
+      await couch.db.create(name);
+      created.push(name);
+    } catch (error) {
+      // 412: another node process created it first.
+      if ((error as { statusCode?: number }).statusCode !== 412) throw mapCouchError(error, `create database ${name}`);
+    }
+  }
+  return created;
+}
+
+export async function pushDesignDocs(couch: Couch, names: DatabaseNames, files: DesignDocFile[]): Promise<string[]> {
+  const pushed: string[] = [];
+  for (const { db: key, doc } of files) {
+    const db = couch.use(databaseByKey(names, key));
+    const stored = await getOrUndefined(db, doc._id);
+    if (stored && stored.content_hash === doc.content_hash) continue;
+    try {
+      await db.insert({ ...doc, ...(stored?._rev ? { _rev: stored._rev } : {}) } as never);
+      pushed.push(`${key}/${doc._id}`);
+    } catch (error) {
+      if (!isConflict(error)) throw mapCouchError(error, `push ${key}/${doc._id}`);
+    }
+  }
+  return pushed;
+}
+
+async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<string> {
+  const { config, publicUrl } = input;
+  const node = await repo.reconcileNodeDoc(NODE_DESCRIPTION_ID, (existing) =>
+    buildNodeDescription(config, typeof existing?.node_id === 'string' ? existing.node_id : newId()));
+  const nodeId = String(node.node_id);
+  await repo.reconcileCommunityDoc('community_description', () => buildCommunityDescription(config));
+  await repo.reconcileNetworkDoc('network_description', () => buildNetworkDescription(config));
+  await repo.reconcileNetworkDoc('network_policy_description', () => buildNetworkPolicy(config));
+  const filter = buildFilterDescription(config);
+  if (filter) await repo.reconcileNodeDoc(FILTER_DESCRIPTION_ID, () => filter);
+  else await repo.deleteNodeDoc(FILTER_DESCRIPTION_ID);
+  for (const connection of buildConnections(config, publicUrl)) {
+    await repo.reconcileNodeDoc(connection._id, () => connection);
+  }
+  for (const entry of SERVICE_CATALOGUE) {
+    await repo.reconcileNodeDoc(serviceDocId(entry), (existing) =>
+      buildServiceDescription(entry, config, publicUrl, typeof existing?.service_id === 'string' ? existing.service_id : newId()));
+  }
+  return nodeId;
+}
+
+async function recordStart(repo: NodeRepository): Promise<void> {
+  const now = new Date().toISOString();
+  await repo.reconcileNodeDoc(NODE_STATUS_ID, (existing: StoredDoc | undefined) => ({
+    ...(existing ?? {}),
+    _id: NODE_STATUS_ID,
+    doc_type: 'node_status',
+    install_time: typeof existing?.install_time === 'string' ? existing.install_time : now,
+    start_time: now,
+  }));
+}
+
+export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
+  const createdDatabases = await ensureDatabases(input.couch, input.names);
+  const pushedDesignDocs = await pushDesignDocs(input.couch, input.names, input.designDocs);
+  const repo = new NodeRepository(input.couch, input.names);
+  const nodeId = await seedNodeDocuments(input, repo);
+  await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
+  await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
+  await recordStart(repo);
+  input.logger.info({ nodeId, createdDatabases, pushedDesignDocs }, 'bootstrap complete');
+  return { nodeId, createdDatabases, pushedDesignDocs };
+}

@@ -1,0 +1,106 @@
+/**
+ * Node, community and network documents (spec "Other node documents referenced" and the
+ * service descriptions). Reads go to CouchDB on every call: documents changed while the node
+ * runs (a connection added, a policy changed) take effect without a restart, and every node
+ * process sees the same state.
+ */
+import type { DocumentScope } from 'nano';
+import type { Couch } from './couch.js';
+import { inStore } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+import { getOrUndefined, reconcileDoc, createOnce, type StoredDoc } from './documents.js';
+import {
+  NODE_DESCRIPTION_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
+} from '../domain/node-documents.js';
+
+export const NODE_STATUS_ID = 'node_status';
+export const NODE_KEYS_ID = '_local/node_keys';
+export const NODE_SECRETS_ID = '_local/node_secrets';
+
+export interface NodeKeys { publicKey: string; privateKey: string; fingerprint: string }
+
+export class NodeRepository {
+  private readonly node: DocumentScope<unknown>;
+  private readonly community: DocumentScope<unknown>;
+  private readonly network: DocumentScope<unknown>;
+
+  constructor(couch: Couch, names: DatabaseNames) {
+    this.node = couch.use(names.node);
+    this.community = couch.use(names.community);
+    this.network = couch.use(names.network);
+  }
+
+  nodeDescription(): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.node, NODE_DESCRIPTION_ID);
+  }
+
+  communityDescription(): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.community, COMMUNITY_DESCRIPTION_ID);
+  }
+
+  networkDescription(): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.network, NETWORK_DESCRIPTION_ID);
+  }
+
+  networkPolicy(): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.network, NETWORK_POLICY_ID);
+  }
+
+  filterDescription(): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.node, FILTER_DESCRIPTION_ID);
+  }
+
+  nodeStatus(): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.node, NODE_STATUS_ID);
+  }
+
+  /** All documents of one doc_type in the node database (a handful: no view needed). */
+  async nodeDocsOfType(docType: string): Promise<StoredDoc[]> {
+    const result = await inStore('list node documents', () => this.node.list({ include_docs: true }));
+    return result.rows
+      .map((row) => row.doc as unknown as StoredDoc | undefined)
+      .filter((doc): doc is StoredDoc => doc !== undefined && doc.doc_type === docType);
+  }
+
+  serviceDescriptions(): Promise<StoredDoc[]> {
+    return this.nodeDocsOfType('service_description');
+  }
+
+  connections(): Promise<StoredDoc[]> {
+    return this.nodeDocsOfType('connection_description');
+  }
+
+  reconcileNodeDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+    return reconcileDoc(this.node, id, build);
+  }
+
+  reconcileCommunityDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+    return reconcileDoc(this.community, id, build);
+  }
+
+  reconcileNetworkDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+    return reconcileDoc(this.network, id, build);
+  }
+
+  async deleteNodeDoc(id: string): Promise<void> {
+    const existing = await getOrUndefined(this.node, id);
+    if (existing?._rev) await inStore(`delete ${id}`, () => this.node.destroy(id, existing._rev as string));
+  }
+
+  async nodeKeys(): Promise<NodeKeys | undefined> {
+    const doc = await getOrUndefined(this.node, NODE_KEYS_ID);
+    return doc ? (doc as unknown as NodeKeys) : undefined;
+  }
+
+  async createNodeKeysOnce(create: () => Promise<NodeKeys>): Promise<NodeKeys> {
+    return (await createOnce(this.node, NODE_KEYS_ID, async () => ({ _id: NODE_KEYS_ID, ...(await create()) }))) as unknown as NodeKeys;
+  }
+
+  /** Secrets shared by every node process (the resumption-token HMAC key), kept in a _local doc: never replicated or listed. */
+  async secretsOnce(create: () => Record<string, string>): Promise<Record<string, string>> {
+    const doc = await createOnce(this.node, NODE_SECRETS_ID, () => ({ _id: NODE_SECRETS_ID, ...create() }));
+    const { _id, _rev, ...secrets } = doc;
+    void _id; void _rev;
+    return secrets as Record<string, string>;
+  }
+}

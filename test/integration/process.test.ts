@@ -1,0 +1,96 @@
+/** The node as a process: configuration errors fail fast, signals stop it gracefully. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { runMain, startMain, exitOf } from '../support/process.js';
+import { tempDir } from '../support/node.js';
+
+async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = runMain(env);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  const { code } = await exitOf(child);
+  return { code, stderr: stderr.trim() };
+}
+
+describe('configuration errors stop the node with a one-line message naming the setting', () => {
+  it('PORT=abc', async () => {
+    const { code, stderr } = await failingStart({ PORT: 'abc', DATA_DIR: tempDir() });
+    expect(code).to.equal(1);
+    expect(stderr.split('\n')).to.have.length(1);
+    expect(stderr).to.equal('configuration error: PORT: must be a port number 0-65535, got "abc"');
+  });
+
+  it('COUCHDB_URL that is not a URL', async () => {
+    const { code, stderr } = await failingStart({ COUCHDB_URL: 'not a url' });
+    expect(code).to.equal(1);
+    expect(stderr).to.match(/^configuration error: COUCHDB_URL: /);
+  });
+
+  it('LOG_LEVEL=loud', async () => {
+    const { stderr } = await failingStart({ LOG_LEVEL: 'loud' });
+    expect(stderr).to.match(/^configuration error: LOG_LEVEL: must be one of/);
+  });
+
+  it('CONFIG naming a missing file', async () => {
+    const { code, stderr } = await failingStart({ CONFIG: '/nonexistent/lr.json' });
+    expect(code).to.equal(1);
+    expect(stderr).to.equal('configuration error: CONFIG: cannot read /nonexistent/lr.json: ENOENT');
+  });
+
+  it('CONFIG that is not JSON', async () => {
+    const file = path.join(tempDir(), 'bad.json');
+    fs.writeFileSync(file, '{ nope');
+    const { stderr } = await failingStart({ CONFIG: file });
+    expect(stderr).to.match(/^configuration error: CONFIG: .*is not valid JSON/);
+  });
+
+  it('CONFIG with a wrong value names its path', async () => {
+    const file = path.join(tempDir(), 'bad-value.json');
+    fs.writeFileSync(file, JSON.stringify({ policy: { deleted_data_policy: 'maybe' } }));
+    const { stderr } = await failingStart({ CONFIG: file });
+    expect(stderr).to.contain('/policy/deleted_data_policy');
+    expect(stderr).to.contain('must be equal to one of the allowed values');
+  });
+
+  it('CONFIG with an unknown key', async () => {
+    const file = path.join(tempDir(), 'unknown.json');
+    fs.writeFileSync(file, JSON.stringify({ node: { nmae: 'typo' } }));
+    const { stderr } = await failingStart({ CONFIG: file });
+    expect(stderr).to.contain('/node');
+    expect(stderr).to.contain('must NOT have additional properties');
+  });
+
+  it('COUCHDB_URL with wrong credentials: a readable message, not a stack', async () => {
+    // A node whose embedded store is up gives us a real server to refuse the credentials.
+    const running = await startMain({ DATA_DIR: tempDir() });
+    try {
+      const storeUrl = JSON.parse(running.output().split('\n').find((line) => line.includes('embedded store listening')) ?? '{}') as { port?: number };
+      const { code, stderr } = await failingStart({ COUCHDB_URL: `http://wrong:creds@127.0.0.1:${storeUrl.port}` });
+      expect(code).to.equal(1);
+      expect(stderr).to.equal('node failed to start: CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)');
+      expect(stderr).to.not.contain('creds');
+    } finally {
+      running.child.kill('SIGTERM');
+      await exitOf(running.child);
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal}: stops accepting, stops the embedded store, exits 0`, async () => {
+      const running = await startMain({ DATA_DIR: tempDir() });
+      expect((await fetch(`${running.url}/status`)).status).to.equal(200);
+      expect(running.embeddedPid).to.be.a('number');
+      running.child.kill(signal);
+      const { code } = await exitOf(running.child);
+      expect(code).to.equal(0);
+      expect(running.output()).to.contain('"msg":"node stopped"');
+      expect(() => process.kill(running.embeddedPid as number, 0)).to.throw(); // the store process is gone
+      let refused = false;
+      try { await fetch(`${running.url}/status`); } catch { refused = true; }
+      expect(refused).to.equal(true);
+    });
+  }
+});

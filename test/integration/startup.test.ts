@@ -1,0 +1,78 @@
+/** Start-up against the embedded store: databases, design docs, seeding, restart with the same DATA_DIR. */
+import { expect } from 'chai';
+import { startTestNode, getJson, tempDir } from '../support/node.js';
+
+describe('start-up', () => {
+  const dataDir = tempDir();
+  let first: { nodeId: string; serviceIds: string[]; pubkey: string } | undefined;
+
+  it('creates the databases and pushes every design document on first start', async () => {
+    const node = await startTestNode({ dataDir });
+    try {
+      expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data']);
+      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/node-status');
+      const ddoc = await node.couch.use(node.names.resourceData).get('_design/node-status') as unknown as { content_hash: string; views: Record<string, unknown> };
+      expect(ddoc.content_hash).to.match(/^[0-9a-f]{64}$/);
+      expect(ddoc.views).to.have.property('live_by_node_timestamp');
+      const services = (await getJson(`${node.url}/services`)).body.services as { service_id: string }[];
+      first = { nodeId: node.bootstrap.nodeId, serviceIds: services.map((s) => s.service_id).sort(), pubkey: await (await fetch(`${node.url}/pubkey`)).text() };
+      await node.couch.use(node.names.resourceData).insert({ _id: 'kept', doc_type: 'resource_data', node_timestamp: '2024-01-01T00:00:00.000000Z' } as never);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('on a second start re-pushes nothing unchanged and keeps ids, keys and data (LevelDB on disk)', async () => {
+    const node = await startTestNode({ dataDir });
+    try {
+      expect(node.bootstrap.createdDatabases).to.deep.equal([]);
+      expect(node.bootstrap.pushedDesignDocs).to.deep.equal([]);
+      expect(node.bootstrap.nodeId).to.equal(first?.nodeId);
+      const services = (await getJson(`${node.url}/services`)).body.services as { service_id: string }[];
+      expect(services.map((s) => s.service_id).sort()).to.deep.equal(first?.serviceIds);
+      expect(await (await fetch(`${node.url}/pubkey`)).text()).to.equal(first?.pubkey);
+      const kept = await node.couch.use(node.names.resourceData).get('kept');
+      expect(kept._id).to.equal('kept');
+      expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(1);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('applies a changed configuration at the next start, keeping generated ids', async () => {
+    const node = await startTestNode({ dataDir, nodeConfig: { node: { node_name: 'Renamed' }, services: { obtain: { service_data: { doc_limit: 7, flow_control: false } } } } });
+    try {
+      expect(node.bootstrap.nodeId).to.equal(first?.nodeId);
+      const { body } = await getJson(`${node.url}/services`);
+      const obtain = (body.services as { service_name: string; service_data: Record<string, unknown> }[]).find((s) => s.service_name === 'Basic Obtain');
+      expect(obtain?.service_data).to.deep.equal({ doc_limit: 7, flow_control: false });
+      expect((await getJson(`${node.url}/status`)).body.node_name).to.equal('Renamed');
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('advertises PUBLIC_URL in every service endpoint', async () => {
+    const node = await startTestNode({ env: { PUBLIC_URL: 'https://lr.example.org/node/' } });
+    try {
+      const { body } = await getJson(`${node.url}/services`);
+      for (const service of body.services as { service_endpoint: string }[]) {
+        expect(service.service_endpoint).to.match(/^https:\/\/lr\.example\.org\/node\//);
+      }
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('two nodes run side by side with their own PORT and DATA_DIR', async () => {
+    const [a, b] = await Promise.all([startTestNode(), startTestNode()]);
+    try {
+      expect(a.url).to.not.equal(b.url);
+      expect(a.bootstrap.nodeId).to.not.equal(b.bootstrap.nodeId);
+      expect((await getJson(`${a.url}/status`)).body.node_id).to.equal(a.bootstrap.nodeId);
+      expect((await getJson(`${b.url}/status`)).body.node_id).to.equal(b.bootstrap.nodeId);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+/** Starts a real node (app on port 0, fresh embedded store in a temporary data directory). */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/http/logger.js';
+import { startNode, type RunningNode } from '../../src/runtime.js';
+
+export interface TestNode extends RunningNode {
+  dataDir: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix = 'lr-node-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestNodeOptions {
+  dataDir?: string;
+  nodeConfig?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
+  const dataDir = options.dataDir ?? tempDir();
+  const env: Record<string, string> = { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env };
+  if (options.nodeConfig) {
+    const configPath = path.join(dataDir, 'test-config.json');
+    fs.writeFileSync(configPath, JSON.stringify(options.nodeConfig));
+    env.CONFIG = configPath;
+  }
+  const logs: string[] = [];
+  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { logs.push(chunk.toString('utf8')); done(); } });
+  const node = await startNode(loadConfig(env), createLogger(env.LOG_LEVEL ?? 'info', sink));
+  return { ...node, dataDir, logs, stop: () => node.close() };
+}
+
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`not JSON (${response.status}): ${text.slice(0, 200)}`);
+  }
+  return { status: response.status, body, headers: response.headers };
+}

@@ -1,0 +1,58 @@
+/** Runs src/main.ts as a real process (through tsx), for configuration, signal and sample-data tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface NodeProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  embeddedPid: number | undefined;
+}
+
+export function runMain(env: Record<string, string>, args: string[] = []): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export function exitOf(child: ChildProcess, timeoutMs = 30000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) { resolve({ code: child.exitCode, signal: null }); return; }
+    const timer = setTimeout(() => reject(new Error('process did not exit in time')), timeoutMs);
+    child.once('exit', (code, signal) => { clearTimeout(timer); resolve({ code, signal }); });
+  });
+}
+
+/** Starts main.ts and resolves once it logs "node listening". */
+export function startMain(env: Record<string, string>, args: string[] = [], timeoutMs = 60000): Promise<NodeProcess> {
+  const child = runMain({ PORT: '0', LOG_LEVEL: 'info', ...env }, args);
+  let out = '';
+  let embeddedPid: number | undefined;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`node did not start: ${out.slice(-2000)}`)); }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const entry = JSON.parse(line) as { msg?: string; url?: string; pid?: number };
+          if (entry.msg === 'embedded store listening') embeddedPid = entry.pid;
+          if (entry.msg === 'node listening' && entry.url) {
+            clearTimeout(timer);
+            child.stdout?.off('data', onData);
+            child.stdout?.on('data', (more: Buffer) => { out += more.toString('utf8'); });
+            resolve({ child, url: entry.url, output: () => out, embeddedPid });
+          }
+        } catch { /* a partial line */ }
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`node exited ${code}: ${out.slice(-2000)}`)); });
+  });
+}
