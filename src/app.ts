@@ -5,6 +5,8 @@ import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
+import { publishRoutes } from './services/publish/publish.routes.js';
+import { deleteRoutes } from './services/delete/delete.routes.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
@@ -12,7 +14,12 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
   app.use(jsonErrorExit());
-  for (const router of [nodeInfoRoutes(deps.nodeInfo)]) {
+  const routers = [
+    nodeInfoRoutes(deps.nodeInfo),
+    publishRoutes(deps.publish, deps.settings, deps.auth),
+    deleteRoutes(deps.remove, deps.settings, deps.auth),
+  ];
+  for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

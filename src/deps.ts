@@ -1,24 +1,65 @@
 /** Explicit wiring: repositories → services. No module singletons; tests build their own. */
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Couch } from './storage/couch.js';
 import type { DatabaseNames } from './storage/databases.js';
 import { NodeRepository } from './storage/node-repository.js';
 import { ResourceRepository } from './storage/resource-repository.js';
+import { AccountRepository } from './storage/account-repository.js';
 import { NodeInfoService } from './services/node-info/node-info.service.js';
+import { PublishService } from './services/publish/publish.service.js';
+import { DocumentChecks } from './services/publish/document-checks.js';
+import { KeyResolver } from './services/publish/key-resolver.js';
+import { DeleteService } from './services/delete/delete.service.js';
+import { ServiceSettings } from './services/service-settings.js';
+import { Authenticator } from './http/auth.js';
+import { createEnvelopeValidator } from './validation/envelope-validator.js';
+import { compileDistributionFilter } from './domain/filters.js';
+import { createSafeFetcher } from './net/safe-fetch.js';
+import type { Clock } from './domain/timestamps.js';
 import type { AppConfig } from './config/index.js';
 
 export interface Deps {
   config: AppConfig;
   logger: Logger;
+  publicUrl: string;
+  settings: ServiceSettings;
+  auth: Authenticator;
   nodeInfo: NodeInfoService;
+  publish: PublishService;
+  remove: DeleteService;
 }
 
-export function buildDeps(input: { config: AppConfig; logger: Logger; couch: Couch; names: DatabaseNames; publicUrl: string }): Deps {
+export interface DepsInput {
+  config: AppConfig;
+  logger: Logger;
+  couch: Couch;
+  names: DatabaseNames;
+  publicUrl: string;
+  projectRoot: string;
+  clock?: Clock;
+}
+
+/** Limits for every URL fetched on behalf of a document (key locations, linked payloads). */
+const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
+
+export function buildDeps(input: DepsInput): Deps {
+  const clock = input.clock ?? (() => new Date());
   const nodes = new NodeRepository(input.couch, input.names);
   const resources = new ResourceRepository(input.couch, input.names);
+  const accounts = new AccountRepository(input.couch, input.names);
+  const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
+  const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public));
+  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
+  const settings = new ServiceSettings(nodes);
   return {
     config: input.config,
     logger: input.logger,
+    publicUrl: input.publicUrl,
+    settings,
+    auth: new Authenticator(accounts),
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
+    publish: new PublishService(nodes, resources, checks, input.publicUrl, clock),
+    remove: new DeleteService(resources, clock),
   };
 }

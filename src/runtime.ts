@@ -2,6 +2,7 @@
  * Starting and stopping a node: store (configured CouchDB, or the embedded one started and
  * supervised here), bootstrap, app, listen. main.ts and the tests both use startNode().
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +41,8 @@ async function waitForStore(couch: Couch, logger: Logger, timeoutMs: number): Pr
       return;
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
-      if (status === 401 || status === 403) throw new Error('CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)');
-      if (Date.now() > deadline) throw new Error(`CouchDB did not answer within ${timeoutMs / 1000} s`);
+      if (status === 401 || status === 403) throw new Error('CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)', { cause: error });
+      if (Date.now() > deadline) throw new Error(`CouchDB did not answer within ${timeoutMs / 1000} s`, { cause: error });
       logger.warn({ retryInMs: delay }, 'waiting for CouchDB');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
@@ -60,6 +61,8 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const credentials = embeddedCredentials(dataDir);
     embedded = new EmbeddedCouch({ dataDir, ...credentials, logger, port: settings.embeddedPort });
     target = { url: await embedded.start(), ...credentials };
+    // Tools (npm run account) find the running store here; LevelDB allows one process only.
+    fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
   }
   // The socket is bound first so PUBLIC_URL can default to the bound address (PORT=0 in tests);
   // until bootstrap completes the node answers 503.
@@ -84,7 +87,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       designDocs: loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs')),
       generateKeys: generateNodeKeys,
     });
-    const deps = buildDeps({ config, logger, couch, names, publicUrl });
+    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT });
     handler = createApp(deps).callback();
     logger.info({ url, publicUrl }, 'node listening');
     let closing: Promise<void> | undefined;

@@ -83,6 +83,7 @@ export const nodeConfigSchema = {
         trusted_super_keys: strings,
         store_attachments: bool(true),
         allow_private_fetch: bool(false),
+        proxy_sign: bool(true),
       },
     },
     filter: {

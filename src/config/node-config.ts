@@ -24,6 +24,8 @@ export interface NodePolicy {
   trusted_super_keys: string[];
   store_attachments: boolean;
   allow_private_fetch: boolean;
+  /** Sign unsigned documents that an account publishes as its own submitter, with the node's key. */
+  proxy_sign: boolean;
 }
 
 export interface ServiceDeployment {

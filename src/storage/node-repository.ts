@@ -66,6 +66,10 @@ export class NodeRepository {
     return this.nodeDocsOfType('service_description');
   }
 
+  serviceDescription(id: string): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this.node, id);
+  }
+
   connections(): Promise<StoredDoc[]> {
     return this.nodeDocsOfType('connection_description');
   }
@@ -85,6 +89,20 @@ export class NodeRepository {
   async deleteNodeDoc(id: string): Promise<void> {
     const existing = await getOrUndefined(this.node, id);
     if (existing?._rev) await inStore(`delete ${id}`, () => this.node.destroy(id, existing._rev as string));
+  }
+
+  async cachedKey(id: string): Promise<{ url: string; keys: string[]; fetched: string } | undefined> {
+    const doc = await getOrUndefined(this.node, id);
+    return doc ? (doc as unknown as { url: string; keys: string[]; fetched: string }) : undefined;
+  }
+
+  /** Key cache entries are plain documents (doc_type key_cache), refreshed in place. */
+  async cacheKey(id: string, entry: { url: string; keys: string[]; fetched: string }): Promise<void> {
+    try {
+      await reconcileDoc(this.node, id, () => ({ _id: id, doc_type: 'key_cache', ...entry }));
+    } catch {
+      // A cache write that loses a race or fails is harmless: the key is fetched again next time.
+    }
   }
 
   async nodeKeys(): Promise<NodeKeys | undefined> {

@@ -3,12 +3,22 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
+import type { StoredDoc } from './documents.js';
+import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
 
 export class ResourceRepository {
   private readonly db: DocumentScope<unknown>;
 
   constructor(couch: Couch, names: DatabaseNames) {
     this.db = couch.use(names.resourceData);
+  }
+
+  getMany(ids: string[]): Promise<Map<string, StoredDoc>> {
+    return getMany(this.db, ids);
+  }
+
+  bulkWrite(docs: StoredDoc[]): Promise<WriteResult[]> {
+    return bulkWrite(this.db, docs);
   }
 
   /**

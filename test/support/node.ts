@@ -52,3 +52,15 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   }
   return { status: response.status, body, headers: response.headers };
 }
+
+/** Creates an account directly in the node's accounts database (what `npm run account -- add` does). */
+export async function addAccount(node: RunningNode, name: string, password: string, role: 'publisher' | 'network_admin' = 'publisher', submitter = name): Promise<void> {
+  const { AccountRepository } = await import('../../src/storage/account-repository.js');
+  const { hashPassword } = await import('../../src/domain/password.js');
+  const now = new Date().toISOString();
+  await new AccountRepository(node.couch, node.names).create({ name, roles: [role], submitter, disabled: false, password: await hashPassword(password), created: now, updated: now });
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}

@@ -1,0 +1,72 @@
+function (doc, req) {
+  // Filtered replication for /distribute (CouchDB 3 "filter functions",
+  // https://docs.couchdb.org/en/stable/ddocs/ddocs.html#filter-functions), and the node's own
+  // filter at publish and inbound processing (src/domain/filters.ts runs this same function).
+  // Passes live resource_data documents only: never tombstones, documents marked deleted, or any
+  // document with a do_not_distribute key (spec "Rules common to publish and inbound distribution", 1).
+  if (!doc || doc.doc_type !== 'resource_data') return false;
+  if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) return false;
+  if (doc.node_deleted) return false;
+  // The destination's filter description arrives as query_params.filter, a JSON string
+  // (express-pouchdb has already parsed it into an object).
+  var raw = req && req.query ? req.query.filter : null;
+  if (!raw) return true;
+  var description = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  if (!description || description.active === false || description.custom_filter === true) return true;
+  var rules = description.filter || [];
+  if (!rules.length) return true;
+
+  function scalarTexts(value) {
+    // Booleans are matched in both spellings: Python's ("True", as the original node wrote
+    // filter values) and JSON's ("true").
+    if (value === true) return ['True', 'true'];
+    if (value === false) return ['False', 'false'];
+    if (value === null) return ['None', 'null'];
+    return [String(value)];
+  }
+
+  function valueMatches(value, pattern) {
+    var i;
+    if (pattern === undefined || pattern === null || pattern === '') return true;
+    if (Object.prototype.toString.call(value) === '[object Array]') {
+      for (i = 0; i < value.length; i++) if (valueMatches(value[i], pattern)) return true;
+      return false;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (var key in value) if (Object.prototype.hasOwnProperty.call(value, key) && valueMatches(value[key], pattern)) return true;
+      return false;
+    }
+    var texts = scalarTexts(value);
+    for (i = 0; i < texts.length; i++) if (pattern.test(texts[i])) return true;
+    return false;
+  }
+
+  // A rule matches when a key whose name or dotted path matches filter_key (a whole-name regular
+  // expression) holds a value in which filter_value (a regular expression) is found.
+  function ruleMatches(node, path, keyPattern, valuePattern) {
+    if (node === null || typeof node !== 'object' || Object.prototype.toString.call(node) === '[object Array]') return false;
+    for (var key in node) {
+      if (!Object.prototype.hasOwnProperty.call(node, key)) continue;
+      var dotted = path ? path + '.' + key : key;
+      if ((keyPattern.test(key) || keyPattern.test(dotted)) && valueMatches(node[key], valuePattern)) return true;
+      if (ruleMatches(node[key], dotted, keyPattern, valuePattern)) return true;
+    }
+    return false;
+  }
+
+  var matched = false;
+  for (var r = 0; r < rules.length && !matched; r++) {
+    var rule = rules[r];
+    var keyPattern;
+    var valuePattern;
+    try {
+      keyPattern = new RegExp('^(?:' + rule.filter_key + ')$');
+      valuePattern = rule.filter_value === undefined || rule.filter_value === null ? null : new RegExp(rule.filter_value);
+    } catch (e) {
+      continue; // an invalid pattern matches nothing
+    }
+    matched = ruleMatches(doc, '', keyPattern, valuePattern);
+  }
+  // include_exclude true: only matching documents pass; false: matching documents are excluded.
+  return description.include_exclude === false ? !matched : matched;
+}

@@ -1,0 +1,39 @@
+/**
+ * Publishing passwords: scrypt (a slow, memory-hard KDF; node:crypto), with a random salt per
+ * password and the parameters stored beside the hash so they can be raised later.
+ */
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+export interface PasswordHash { kdf: 'scrypt'; N: number; r: number; p: number; salt: string; hash: string }
+
+/** N=2^15, r=8, p=1: about 32 MiB and tens of milliseconds per check on this class of machine. */
+const DEFAULT_PARAMS = { N: 32768, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r };
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string): Promise<PasswordHash> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, DEFAULT_PARAMS);
+  return { kdf: 'scrypt', ...DEFAULT_PARAMS, salt: salt.toString('base64'), hash: key.toString('base64') };
+}
+
+export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
+  if (stored.kdf !== 'scrypt') return false;
+  const expected = Buffer.from(stored.hash, 'base64');
+  const key = await derive(password, Buffer.from(stored.salt, 'base64'), stored);
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Minimum strength for a publishing password: length, and not one repeated character. */
+export function passwordWeakness(password: string, name: string): string | undefined {
+  if (password.length < 10) return 'the password must be at least 10 characters long';
+  if (new Set(password).size < 4) return 'the password must use at least 4 different characters';
+  if (password.toLowerCase().includes(name.toLowerCase())) return 'the password must not contain the account name';
+  return undefined;
+}

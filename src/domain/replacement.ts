@@ -1,0 +1,86 @@
+/**
+ * Replacement policy (spec "States and transitions" and "Authentication", 5): who may replace a
+ * stored document, with `replaces` or by publishing the same doc_ID again.
+ *
+ * - A signed original may be replaced only by a document whose signature is verified and was
+ *   made by the same key, or by a trusted super key (node policy trusted_super_keys).
+ * - An original proxy-signed by this node needs a replacement proxy-signed by this node for the
+ *   same identity.submitter.
+ * - An unsigned original has no key to prove the replacer, so only a super key may replace it.
+ */
+import * as openpgp from 'openpgp';
+
+export interface SignatureProof {
+  /** Issuer key ids (lowercase hex) of the replacement's verified signature; empty when unverified. */
+  verifiedKeyIds: string[];
+  fingerprint: string | undefined;
+  keyLocations: string[];
+}
+
+export type ReplacementDecision = { permitted: true } | { permitted: false; reason: string };
+
+/** Issuer key ids of a document's clear-signed signature, read without verifying it (lowercase hex). */
+export async function signingKeyIds(doc: Record<string, unknown> | undefined): Promise<string[]> {
+  const block = doc?.digital_signature as { signature?: unknown } | undefined;
+  if (!block || typeof block.signature !== 'string') return [];
+  try {
+    const message = await openpgp.readCleartextMessage({ cleartextMessage: block.signature });
+    return message.getSigningKeyIDs().map((id) => id.toHex().toLowerCase());
+  } catch {
+    return [];
+  }
+}
+
+/** Key ids (lowercase hex) of an armored public key and its subkeys. */
+export async function keyIdsOfArmored(armored: string): Promise<string[]> {
+  const key = await openpgp.readKey({ armoredKey: armored });
+  return key.getKeyIDs().map((id) => id.toHex().toLowerCase());
+}
+
+function submitterOf(doc: Record<string, unknown>): unknown {
+  return (doc.identity as Record<string, unknown> | undefined)?.submitter;
+}
+
+export async function decideReplacement(input: {
+  original: Record<string, unknown>;
+  replacement: Record<string, unknown>;
+  proof: SignatureProof;
+  nodeKeyIds: string[];
+  superKeyFingerprints: string[];
+}): Promise<ReplacementDecision> {
+  const { original, replacement, proof, nodeKeyIds } = input;
+  const superKeys = input.superKeyFingerprints.map((f) => f.replace(/\s+/g, '').toLowerCase());
+  if (proof.fingerprint && superKeys.includes(proof.fingerprint.toLowerCase())) return { permitted: true };
+  const originalKeys = await signingKeyIds(original);
+  if (originalKeys.length === 0) return { permitted: false, reason: 'the original is unsigned: only a trusted super key may replace it' };
+  if (proof.verifiedKeyIds.length === 0) return { permitted: false, reason: 'the replacement has no verified signature' };
+  if (!proof.verifiedKeyIds.some((id) => originalKeys.includes(id))) return { permitted: false, reason: 'signed with a different key than the original' };
+  const proxySigned = originalKeys.some((id) => nodeKeyIds.includes(id));
+  if (proxySigned && submitterOf(original) !== submitterOf(replacement)) {
+    return { permitted: false, reason: 'the original was proxy-signed for another submitter' };
+  }
+  return { permitted: true };
+}
+
+export function buildTombstone(original: Record<string, unknown> & { _id: string }, replacement: Record<string, unknown>, proof: SignatureProof, now: string): Record<string, unknown> & { _id: string } {
+  // The layout of the original node's tombstones (shared/samples/documents/tombstone-example.json).
+  const tombstone: Record<string, unknown> & { _id: string } = {
+    _id: original._id,
+    doc_ID: original._id,
+    doc_type: 'tombstone',
+    doc_version: original.doc_version,
+    replaced_by: {
+      doc_ID: replacement.doc_ID,
+      public_key_fingerprint: proof.fingerprint?.toUpperCase() ?? null,
+      public_key_locations: proof.keyLocations,
+    },
+    create_timestamp: now,
+    node_timestamp: now,
+    do_not_distribute: true,
+  };
+  if (original.resource_locator !== undefined) tombstone.resource_locator = original.resource_locator;
+  if (original.replaces !== undefined) tombstone.replaces = original.replaces;
+  // A deletion is a replacement without payload: harvest reports the original as deleted.
+  if (replacement.payload_placement === 'none') tombstone.deleted = true;
+  return tombstone;
+}

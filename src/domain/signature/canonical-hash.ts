@@ -1,0 +1,269 @@
+/**
+ * LR-PGP.1.0 canonical hash of a Learning Registry envelope (resource data document).
+ *
+ * This reproduces the reference implementation (LRSignature, `Sign.get_message`):
+ *
+ *  1. copy the envelope and delete the top-level keys in {@link STRIPPED_FIELDS};
+ *  2. normalise values ("_bnormal"): `null` -> `"null"`, `true`/`false` -> `"true"`/`"false"`,
+ *     strings unchanged, numbers according to the {@link NumberMode};
+ *  3. bencode the result, dictionary keys sorted, every string length prefix being the
+ *     number of characters of the (unicode) string - NOT its UTF-8 byte length;
+ *  4. UTF-8 encode the bencoded text and return its SHA-256 as lowercase hex.
+ *
+ * The digest is what the signer clear-signs with PGP (see lr-pgp.ts).
+ *
+ * Two historical number rules exist and both are found in signed documents in the wild:
+ *
+ *  - `'null'` (LRSignature from Feb 2014 on): a number that is a dictionary value becomes the
+ *    string `"null"`, a number inside a list is dropped from the list.
+ *  - `'keep-int'` (pre-2014 clients): integers are bencoded as integers (`i5e`), floats are
+ *    turned into strings the way Python 2.7 `str(float)` prints them (12 significant digits,
+ *    `"2.5"`, `"1e-05"`, `"1.23456789012e+11"`).
+ *
+ * JavaScript limitations of the `'keep-int'` mode, which cannot be fixed once the JSON has been
+ * parsed: a JSON number written with a fraction but an integral value (`5.0`) was a float in
+ * Python (`"5.0"`) but is indistinguishable from `5` here (`i5e`); integers beyond 2^53 have
+ * already lost precision.
+ *
+ * Character counts use Unicode code points (Python 2 "wide" builds, as on Linux servers); a
+ * narrow build (UTF-16 code units) only differs for characters outside the BMP. Keys are sorted
+ * by code point for the same reason.
+ */
+import { createHash } from 'node:crypto';
+
+/** Number normalisation rule; see the module comment. */
+export type NumberMode = 'null' | 'keep-int';
+
+/** The current LRSignature rule (numbers become "null" / are dropped from lists). */
+export const NUMBER_MODE_NULL: NumberMode = 'null';
+/** The pre-2014 rule (integers kept as bencode integers, floats as Python 2 strings). */
+export const NUMBER_MODE_KEEP_INT: NumberMode = 'keep-int';
+/** Every historical mode, the current one first: the order in which a verifier should try them. */
+export const NUMBER_MODES: readonly NumberMode[] = [NUMBER_MODE_NULL, NUMBER_MODE_KEEP_INT];
+
+/** Top-level envelope fields excluded from the hash (LRSignature's `_stripEnvelope`, plus the spec's `publish_node`). */
+export const STRIPPED_FIELDS: readonly string[] = [
+  'digital_signature',
+  'publishing_node',
+  // The spec's spelling of publishing_node (spec "Resources and their fields"): node-set, never signed.
+  'publish_node',
+  'update_timestamp',
+  'node_timestamp',
+  'create_timestamp',
+  'doc_ID',
+  '_id',
+  '_rev',
+];
+
+/** A value after normalisation: what the bencoder accepts. */
+export type BencodeValue = string | bigint | BencodeValue[] | { [key: string]: BencodeValue };
+
+/** Thrown for values that cannot be part of a JSON document (functions, symbols, NaN...). */
+export class CanonicalHashError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CanonicalHashError';
+  }
+}
+
+const DROP = Symbol('drop');
+
+/**
+ * Python 2.7 `str(float)`: 12 significant digits, correctly rounded (ties to even), `%g`-like
+ * layout, `.0` appended to integral results.
+ */
+export function pythonFloatStr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const precision = 12;
+  // toExponential(99) gives the first 100 significant digits of the exact binary value, so
+  // exact ties can be rounded half-to-even as Python's dtoa does (JS itself rounds ties up).
+  const match = /^(-?)(\d)\.(\d+)e([+-]\d+)$/.exec(x.toExponential(99));
+  if (!match) throw new CanonicalHashError(`cannot format number ${x}`);
+  const sign = match[1] ?? '';
+  const allDigits = (match[2] ?? '') + (match[3] ?? '');
+  let exponent = Number(match[4]);
+  let digits = allDigits.slice(0, precision);
+  const next = allDigits.charAt(precision);
+  const tailNonZero = /[1-9]/.test(allDigits.slice(precision + 1));
+  const lastOdd = Number(digits.charAt(precision - 1)) % 2 === 1;
+  if (next > '5' || (next === '5' && (tailNonZero || lastOdd))) {
+    const rounded = (BigInt(digits) + 1n).toString();
+    if (rounded.length > precision) {
+      digits = rounded.slice(0, precision);
+      exponent += 1;
+    } else {
+      digits = rounded;
+    }
+  }
+  let out: string;
+  // Python switches to exponent notation one digit earlier than C's %g when it adds ".0"
+  // (format_float_short: decpt > precision - 1), so 123456789012.0 prints as 1.23456789012e+11.
+  if (exponent < -4 || exponent >= precision - 1) {
+    let mantissa = digits.slice(0, 1);
+    const fraction = digits.slice(1).replace(/0+$/, '');
+    if (fraction.length > 0) mantissa += `.${fraction}`;
+    const expAbs = Math.abs(exponent);
+    out = `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${expAbs < 10 ? '0' : ''}${expAbs}`;
+  } else if (exponent < 0) {
+    const body = `0.${'0'.repeat(-exponent - 1)}${digits}`.replace(/0+$/, '');
+    out = `${sign}${body}`;
+  } else {
+    const intPart = digits.slice(0, exponent + 1);
+    const fraction = digits.slice(exponent + 1).replace(/0+$/, '');
+    out = `${sign}${intPart}${fraction.length > 0 ? `.${fraction}` : ''}`;
+  }
+  // Python 2 float.__str__ appends ".0" when %g produced something that looks like an int.
+  if (!/[.eEn]/.test(out)) out += '.0';
+  return out;
+}
+
+function normaliseNumber(x: number, mode: NumberMode): BencodeValue | typeof DROP {
+  if (mode === 'null') return DROP;
+  if (!Number.isFinite(x)) {
+    // JSON cannot carry NaN/Infinity; refuse rather than guess.
+    throw new CanonicalHashError(`non-finite number ${x} cannot be hashed`);
+  }
+  if (Number.isInteger(x)) return BigInt(x);
+  return pythonFloatStr(x);
+}
+
+function normalise(value: unknown, mode: NumberMode, path: string): BencodeValue | typeof DROP {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return normaliseNumber(value, mode);
+    case 'bigint':
+      return mode === 'null' ? DROP : value;
+    case 'object': {
+      if (Array.isArray(value)) {
+        const out: BencodeValue[] = [];
+        value.forEach((child: unknown, index) => {
+          // JSON.stringify turns holes/undefined in arrays into null: do the same.
+          const n = normalise(child === undefined ? null : child, mode, `${path}[${index}]`);
+          if (n !== DROP) out.push(n);
+        });
+        return out;
+      }
+      const out: { [key: string]: BencodeValue } = {};
+      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+        if (child === undefined) continue; // absent in JSON
+        const n = normalise(child, mode, `${path}.${key}`);
+        // A number as a dictionary value becomes "null" in the post-2014 rule.
+        out[key] = n === DROP ? 'null' : n;
+      }
+      return out;
+    }
+    default:
+      throw new CanonicalHashError(`unsupported value of type ${typeof value} at ${path}`);
+  }
+}
+
+/** Number of characters as Python 2 (wide build) `len(unicode)` counts them: code points. */
+function charCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** Compare two strings by Unicode code point (Python 2 wide-build unicode ordering). */
+export function compareCodePoints(a: string, b: string): number {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const ra = ia.next();
+    const rb = ib.next();
+    if (ra.done) return rb.done ? 0 : -1;
+    if (rb.done) return 1;
+    const ca = ra.value.codePointAt(0) ?? 0;
+    const cb = rb.value.codePointAt(0) ?? 0;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+  }
+}
+
+function bencodeInto(value: BencodeValue, out: string[]): void {
+  if (typeof value === 'string') {
+    out.push(String(charCount(value)), ':', value);
+  } else if (typeof value === 'bigint') {
+    out.push('i', value.toString(), 'e');
+  } else if (Array.isArray(value)) {
+    out.push('l');
+    for (const child of value) bencodeInto(child, out);
+    out.push('e');
+  } else {
+    out.push('d');
+    const keys = Object.keys(value).sort(compareCodePoints);
+    for (const key of keys) {
+      out.push(String(charCount(key)), ':', key);
+      bencodeInto(value[key] as BencodeValue, out);
+    }
+    out.push('e');
+  }
+}
+
+/**
+ * Bencode an already-normalised value the way LRSignature does: the result is a (unicode)
+ * string whose length prefixes count characters; UTF-8 encode it before hashing.
+ */
+export function bencode(value: BencodeValue): string {
+  const out: string[] = [];
+  bencodeInto(value, out);
+  return out.join('');
+}
+
+function assertEnvelope(doc: unknown): asserts doc is Record<string, unknown> {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new CanonicalHashError('an envelope must be a JSON object');
+  }
+}
+
+/** The stripped and normalised envelope, ready for {@link bencode}. Does not modify `doc`. */
+export function normaliseEnvelope(doc: unknown, mode: NumberMode = NUMBER_MODE_NULL): BencodeValue {
+  assertEnvelope(doc);
+  const stripped: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (!STRIPPED_FIELDS.includes(key)) stripped[key] = value;
+  }
+  const normalised = normalise(stripped, mode, '$');
+  if (normalised === DROP) throw new CanonicalHashError('unexpected top-level value');
+  return normalised;
+}
+
+/** The canonical (bencoded, not yet hashed) string of an envelope. */
+export function canonicalString(doc: unknown, mode: NumberMode = NUMBER_MODE_NULL): string {
+  return bencode(normaliseEnvelope(doc, mode));
+}
+
+/**
+ * The LR-PGP.1.0 canonical hash: lowercase hex SHA-256 of the UTF-8 canonical string.
+ * `doc` is not modified. Throws {@link CanonicalHashError} if `doc` is not a JSON object or
+ * contains values JSON cannot represent.
+ */
+export function canonicalHash(doc: unknown, mode: NumberMode = NUMBER_MODE_NULL): string {
+  return createHash('sha256').update(canonicalString(doc, mode), 'utf8').digest('hex');
+}
+
+/** The canonical hash under every historical number mode (equal values when `doc` has no numbers). */
+export function canonicalHashes(doc: unknown): { mode: NumberMode; hash: string }[] {
+  return NUMBER_MODES.map((mode) => ({ mode, hash: canonicalHash(doc, mode) }));
+}
+
+/** Whether `doc` contains any number (in which case the number modes give different hashes). */
+export function containsNumbers(value: unknown): boolean {
+  if (typeof value === 'number' || typeof value === 'bigint') return true;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value as Record<string, unknown>).some(containsNumbers);
+}

@@ -1,0 +1,369 @@
+/**
+ * LR-PGP.1.0 envelope signatures: verification, proxy signing by the node, node key generation.
+ *
+ * An LR-PGP.1.0 `digital_signature` block is
+ *
+ *     { "signature": "<PGP clear-signed message whose text is the canonical hash>",
+ *       "key_location": ["<url>", ...],          // where the public key can be fetched
+ *       "signing_method": "LR-PGP.1.0",
+ *       "key_owner": "Name <email>" }            // optional
+ *
+ * and the signed text is {@link canonicalHash} of the envelope (see canonical-hash.ts).
+ * Verification is pure: the caller fetches the public keys (from `key_location` through the
+ * safe fetcher, or from a local key store) and passes them in armored form.
+ *
+ * Fingerprints are returned as lowercase hex (openpgp's own format), 40 characters for v4 keys;
+ * it is the fingerprint of the primary key (the certificate), even when a signing subkey made the
+ * signature; `keyId` is the 16-hex-digit id of the key or subkey that actually signed.
+ */
+import * as openpgp from 'openpgp';
+import {
+  canonicalHash,
+  containsNumbers,
+  NUMBER_MODE_NULL,
+  NUMBER_MODES,
+  type NumberMode,
+} from './canonical-hash.js';
+
+export const LR_PGP_SIGNING_METHOD = 'LR-PGP.1.0';
+
+/** The `digital_signature` block of an envelope. */
+export interface DigitalSignature {
+  signature: string;
+  key_location: string[];
+  signing_method: string;
+  key_owner?: string;
+}
+
+export type VerifyFailureCode =
+  | 'not-an-envelope'
+  | 'missing-signature'
+  | 'bad-signature-format'
+  | 'unsupported-signing-method'
+  | 'no-usable-key'
+  | 'empty-signed-text'
+  | 'hash-mismatch'
+  | 'signature-invalid';
+
+export type VerifyResult =
+  | {
+      ok: true;
+      /** Primary key fingerprint, lowercase hex. */
+      fingerprint: string;
+      /** Key id (lowercase hex) of the key or subkey that made the signature. */
+      keyId: string;
+      /** The number mode whose canonical hash matched the signed text. */
+      numberMode: NumberMode;
+    }
+  | { ok: false; reason: string; code: VerifyFailureCode };
+
+export interface VerifyOptions {
+  /**
+   * Accept clear-signed messages hashed with SHA-1 (default true). Practically every historical
+   * LR signature is `Hash: SHA1` (GnuPG 1.4 default) and openpgp.js rejects those by default. A
+   * SHA-1 collision would require the signer to sign attacker-chosen bytes, whereas the signed
+   * text here is always a 64-character SHA-256 hex digest, so accepting SHA-1 is a reasonable
+   * compatibility choice; set false to refuse.
+   */
+  allowSha1?: boolean;
+  /** Verify key and signature validity at this date instead of now. */
+  date?: Date;
+}
+
+/** Thrown by {@link signEnvelope} and {@link generateNodeKeyPair} for unusable input. */
+export class SignatureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SignatureError';
+  }
+}
+
+function fail(code: VerifyFailureCode, reason: string): VerifyResult {
+  return { ok: false, code, reason };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The signed text of a clear-signed block, extracted the way LRSignature's Verify does it (text
+ * between the armor header block and `-----BEGIN PGP SIGNATURE-----`, lines concatenated), with
+ * no cryptographic check. Returns null unless the block has the clear-signed layout.
+ * Useful to compare the claimed hash when the public key is not available.
+ */
+export function extractSignedHash(signatureBlock: string): string | null {
+  const lines = signatureBlock.split(/\r\n|\r|\n/);
+  let state: 'before' | 'headers' | 'body' = 'before';
+  let text = '';
+  for (const line of lines) {
+    if (state === 'before') {
+      if (/^-----BEGIN PGP (SIGNED )?MESSAGE-----$/.test(line)) state = 'headers';
+    } else if (state === 'headers') {
+      if (line === '') state = 'body';
+      else if (!/^[^:]+: .+$/.test(line)) return null;
+    } else {
+      if (line === '-----BEGIN PGP SIGNATURE-----') return text;
+      // Undo dash-escaping (RFC 4880 7.1) - absent from a hex digest anyway.
+      text += line.startsWith('- ') ? line.slice(2) : line;
+    }
+  }
+  return null; // no signature block after the text
+}
+
+/** Check the shape of `doc.digital_signature` like LRSignature's `_getSignatureInfo`. */
+function readSignatureBlock(doc: unknown): { block: DigitalSignature } | { error: VerifyResult } {
+  if (!isRecord(doc)) return { error: fail('not-an-envelope', 'document is not a JSON object') };
+  const sig = doc.digital_signature;
+  if (sig === undefined || sig === null) {
+    return { error: fail('missing-signature', 'document has no digital_signature') };
+  }
+  if (!isRecord(sig)) return { error: fail('bad-signature-format', 'digital_signature is not an object') };
+  if (sig.signing_method !== LR_PGP_SIGNING_METHOD) {
+    return {
+      error: fail(
+        'unsupported-signing-method',
+        `unsupported signing_method ${JSON.stringify(sig.signing_method ?? null)} (expected ${LR_PGP_SIGNING_METHOD})`,
+      ),
+    };
+  }
+  if (typeof sig.signature !== 'string' || sig.signature.length === 0) {
+    return { error: fail('bad-signature-format', 'digital_signature.signature is missing or empty') };
+  }
+  const locations = sig.key_location;
+  if (!Array.isArray(locations) || locations.length === 0 || !locations.every((l) => typeof l === 'string')) {
+    return {
+      error: fail('bad-signature-format', 'digital_signature.key_location must be a non-empty array of strings'),
+    };
+  }
+  if (sig.key_owner !== undefined && typeof sig.key_owner !== 'string') {
+    return { error: fail('bad-signature-format', 'digital_signature.key_owner must be a string') };
+  }
+  const block: DigitalSignature = {
+    signature: sig.signature,
+    key_location: locations as string[],
+    signing_method: sig.signing_method,
+  };
+  if (typeof sig.key_owner === 'string') block.key_owner = sig.key_owner;
+  return { block };
+}
+
+async function readPublicKeys(armored: readonly string[]): Promise<openpgp.PublicKey[]> {
+  const keys: openpgp.PublicKey[] = [];
+  for (const text of armored) {
+    try {
+      const read = await openpgp.readKeys({ armoredKeys: text });
+      for (const key of read) keys.push(key.isPrivate() ? key.toPublic() : key);
+    } catch {
+      // An unreadable key is skipped: another one may still verify the signature.
+    }
+  }
+  return keys;
+}
+
+/** Which number mode, if any, gives a canonical hash equal to `signedText`. */
+function matchingMode(doc: unknown, signedText: string): NumberMode | null {
+  const modes = containsNumbers(doc) ? NUMBER_MODES : [NUMBER_MODE_NULL];
+  for (const mode of modes) {
+    if (canonicalHash(doc, mode) === signedText) return mode;
+  }
+  return null;
+}
+
+/**
+ * Verify the LR-PGP.1.0 signature of an envelope against the given armored public keys:
+ * the signing method, the shape of the block, the PGP signature over the clear-signed text, and
+ * that the signed text equals the envelope's canonical hash under one of the historical number
+ * modes. Never throws for bad input; the reason says what failed.
+ */
+export async function verifyEnvelopeSignature(
+  doc: unknown,
+  publicKeysArmored: readonly string[],
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
+  const read = readSignatureBlock(doc);
+  if ('error' in read) return read.error;
+  const { block } = read;
+
+  let message: openpgp.CleartextMessage;
+  try {
+    message = await openpgp.readCleartextMessage({ cleartextMessage: block.signature });
+  } catch (err) {
+    return fail('bad-signature-format', `signature is not a PGP clear-signed message: ${errorMessage(err)}`);
+  }
+
+  // The hash check needs no key: do it first (cheap, and tells tampering apart from key trouble).
+  const signedText = message.getText().trim();
+  if (signedText.length === 0) {
+    return fail('empty-signed-text', 'the clear-signed text is empty (the signature covers nothing)');
+  }
+  let mode: NumberMode | null;
+  try {
+    mode = matchingMode(doc, signedText);
+  } catch (err) {
+    return fail('not-an-envelope', `cannot compute canonical hash: ${errorMessage(err)}`);
+  }
+  if (mode === null) {
+    return fail('hash-mismatch', 'the signed hash does not match the canonical hash of the document');
+  }
+
+  const keys = await readPublicKeys(publicKeysArmored);
+  if (keys.length === 0) return fail('no-usable-key', 'no readable public key was supplied');
+
+  const config: openpgp.PartialConfig = {};
+  if (options.allowSha1 !== false) {
+    config.rejectMessageHashAlgorithms = new Set([openpgp.enums.hash.md5, openpgp.enums.hash.ripemd]);
+  }
+
+  let verification: openpgp.VerifyMessageResult<string>;
+  try {
+    verification = await openpgp.verify({
+      message,
+      verificationKeys: keys,
+      expectSigned: false,
+      config,
+      ...(options.date ? { date: options.date } : {}),
+    });
+  } catch (err) {
+    return fail('signature-invalid', `signature verification failed: ${errorMessage(err)}`);
+  }
+  // Only the bytes openpgp actually verified count.
+  if (verification.data.trim() !== signedText) {
+    return fail('signature-invalid', 'verified text differs from the clear-signed text');
+  }
+
+  const errors: string[] = [];
+  for (const sig of verification.signatures) {
+    try {
+      await sig.verified;
+    } catch (err) {
+      errors.push(errorMessage(err));
+      continue;
+    }
+    const signer = keys.find((key) => key.getKeys(sig.keyID).length > 0);
+    if (!signer) continue; // cannot happen: openpgp only verifies with the given keys
+    return { ok: true, fingerprint: signer.getFingerprint().toLowerCase(), keyId: sig.keyID.toHex(), numberMode: mode };
+  }
+  const detail = errors.length > 0 ? errors.join('; ') : 'no signature in the message';
+  return fail('signature-invalid', `no valid signature by the given keys: ${detail}`);
+}
+
+export interface SignEnvelopeOptions {
+  /** Number mode used for the hash; default `'null'` (what current LRSignature verifiers compute). */
+  numberMode?: NumberMode;
+  /** `key_owner` to record; default: the key's primary user id. */
+  keyOwner?: string;
+  /** Signature creation time (default now). */
+  date?: Date;
+}
+
+/**
+ * Sign an envelope with the node's key (proxy signing) and return a copy carrying a fresh
+ * `digital_signature`; an existing signature is replaced, `doc` itself is not modified.
+ *
+ * Note on numbers: with the default `'null'` mode numeric values are not covered by the
+ * signature (they hash as "null"/are dropped), exactly as with current LRSignature.
+ */
+export async function signEnvelope<T extends Record<string, unknown>>(
+  doc: T,
+  privateKeyArmored: string,
+  passphrase: string | undefined,
+  keyLocations: readonly string[],
+  options: SignEnvelopeOptions = {},
+): Promise<Omit<T, 'digital_signature'> & { digital_signature: DigitalSignature }> {
+  if (!isRecord(doc)) throw new SignatureError('document is not a JSON object');
+  if (keyLocations.length === 0 || !keyLocations.every((l) => typeof l === 'string' && l.length > 0)) {
+    throw new SignatureError('keyLocations must be a non-empty array of URLs');
+  }
+
+  let privateKey: openpgp.PrivateKey;
+  try {
+    privateKey = await openpgp.readPrivateKey({ armoredKey: privateKeyArmored });
+  } catch (err) {
+    throw new SignatureError(`cannot read private key: ${errorMessage(err)}`);
+  }
+  if (!privateKey.isDecrypted()) {
+    if (passphrase === undefined) throw new SignatureError('private key is encrypted and no passphrase was given');
+    try {
+      privateKey = await openpgp.decryptKey({ privateKey, passphrase });
+    } catch (err) {
+      throw new SignatureError(`cannot decrypt private key: ${errorMessage(err)}`);
+    }
+  }
+
+  const rest: Record<string, unknown> = { ...doc };
+  delete rest.digital_signature;
+  const hash = canonicalHash(rest, options.numberMode ?? NUMBER_MODE_NULL);
+  const message = await openpgp.createCleartextMessage({ text: hash });
+  const signature = await openpgp.sign({
+    message,
+    signingKeys: privateKey,
+    ...(options.date ? { date: options.date } : {}),
+  });
+
+  const block: DigitalSignature = {
+    signature,
+    key_location: [...keyLocations],
+    signing_method: LR_PGP_SIGNING_METHOD,
+  };
+  const owner = options.keyOwner ?? (await primaryUserId(privateKey));
+  if (owner) block.key_owner = owner;
+  return { ...(rest as Omit<T, 'digital_signature'>), digital_signature: block };
+}
+
+async function primaryUserId(key: openpgp.Key): Promise<string | undefined> {
+  try {
+    const primary = await key.getPrimaryUser();
+    return primary.user.userID?.userID || undefined;
+  } catch {
+    return key.getUserIDs()[0];
+  }
+}
+
+export interface NodeKeyPair {
+  publicKeyArmored: string;
+  privateKeyArmored: string;
+  /** Primary key fingerprint, lowercase hex. */
+  fingerprint: string;
+}
+
+export interface GenerateNodeKeyPairOptions {
+  /** Encrypt the private key with this passphrase (default: unencrypted). */
+  passphrase?: string;
+  /**
+   * `'ecc'` (default): v4 EdDSA(legacy Ed25519) + ECDH cv25519, readable by GnuPG >= 2.1 and
+   * openpgp.js; `'rsa'`: RSA (default 3072 bits) for old GnuPG 1.4 peers, slow to generate.
+   */
+  type?: 'ecc' | 'rsa';
+  rsaBits?: number;
+}
+
+/** Generate the node's signing key pair (armored). */
+export async function generateNodeKeyPair(
+  name: string,
+  email: string,
+  options: GenerateNodeKeyPairOptions = {},
+): Promise<NodeKeyPair> {
+  if (name.trim().length === 0 && email.trim().length === 0) {
+    throw new SignatureError('a key needs a name or an email');
+  }
+  const common = {
+    userIDs: [{ name, email }],
+    ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+    format: 'armored' as const,
+  };
+  const generated =
+    options.type === 'rsa'
+      ? await openpgp.generateKey({ ...common, type: 'rsa', rsaBits: options.rsaBits ?? 3072 })
+      : await openpgp.generateKey({ ...common, type: 'ecc', curve: 'curve25519Legacy' });
+  const publicKey = await openpgp.readKey({ armoredKey: generated.publicKey });
+  return {
+    publicKeyArmored: generated.publicKey,
+    privateKeyArmored: generated.privateKey,
+    fingerprint: publicKey.getFingerprint().toLowerCase(),
+  };
+}

@@ -1,0 +1,326 @@
+/**
+ * SSRF-safe text fetcher, for every URL fetched on behalf of a document (linked payloads,
+ * `key_location` public keys...).
+ *
+ * - only the allowed schemes (default http: and https:), no credentials in the URL;
+ * - the host name is resolved once (all addresses); if ANY address is not public (loopback,
+ *   private, link-local, CGNAT, multicast, unspecified, their IPv4-mapped IPv6 forms... see
+ *   ip-address.ts) the URL is refused, unless `allowPrivate`;
+ * - the connection goes to the address that was checked: node:http/https get a `lookup` that
+ *   returns exactly that address, so a second DNS answer cannot rebind the request, while the
+ *   Host header and TLS SNI/certificate check still use the host name;
+ * - redirects are followed up to `maxRedirects` (default 3), each hop checked from scratch;
+ * - one deadline (`timeoutMs`) covers DNS, connection, every redirect and the whole body;
+ * - the body is abandoned as soon as it exceeds `maxBytes` (Content-Length checked first);
+ * - no compression is requested; a compressed answer is refused (no decompression bombs);
+ * - no connection reuse (`agent: false`).
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { classifyAddress, type AddressKind } from './ip-address.js';
+
+export { classifyAddress, isPublicAddress, type AddressClass, type AddressKind } from './ip-address.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to all its addresses (default: `dns.lookup` with `all: true`). */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface SafeFetcherOptions {
+  /** Allow every address kind (loopback, private...). For development and tests only. */
+  allowPrivate: boolean;
+  /** Deadline for the whole exchange (DNS, connect, redirects, body), in milliseconds. */
+  timeoutMs: number;
+  /** Maximum body size in bytes. */
+  maxBytes: number;
+  /** Allowed URL schemes, default `['http:', 'https:']`. */
+  allowedSchemes?: readonly ('http:' | 'https:')[];
+  /** Redirects followed (each re-checked); 0 = none. Default 3. */
+  maxRedirects?: number;
+  /** Host name resolver (default: the system resolver via dns.lookup). */
+  resolve?: HostResolver;
+  /**
+   * Decide whether an address may be contacted, overriding the built-in classification (and
+   * `allowPrivate`); e.g. to allow one internal key server. Receives the literal address.
+   */
+  isAllowedAddress?: (address: string, family: 4 | 6, kind: AddressKind) => boolean;
+  /** Value of the Accept header (default `*\/*`). */
+  accept?: string;
+  /** Value of the User-Agent header. */
+  userAgent?: string;
+}
+
+export type SafeFetchFailure =
+  | 'invalid-url'
+  | 'scheme-not-allowed'
+  | 'credentials-in-url'
+  | 'dns-failure'
+  | 'forbidden-address'
+  | 'timeout'
+  | 'too-large'
+  | 'redirect-not-followed'
+  | 'too-many-redirects'
+  | 'bad-redirect'
+  | 'http-status'
+  | 'unsupported-encoding'
+  | 'network-error';
+
+export type SafeFetchResult =
+  | {
+      ok: true;
+      text: string;
+      /** The Content-Type header, or null when absent. */
+      contentType: string | null;
+      status: number;
+      /** The URL the text came from, after redirects. */
+      url: string;
+    }
+  | { ok: false; reason: string; code: SafeFetchFailure; status?: number };
+
+export interface SafeFetcher {
+  fetchText(url: string): Promise<SafeFetchResult>;
+}
+
+const DEFAULT_SCHEMES: readonly ('http:' | 'https:')[] = ['http:', 'https:'];
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+type Failure = Extract<SafeFetchResult, { ok: false }>;
+
+function failure(code: SafeFetchFailure, reason: string, status?: number): Failure {
+  return status === undefined ? { ok: false, code, reason } : { ok: false, code, reason, status };
+}
+
+class TimeoutSignal extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
+
+async function systemResolve(hostname: string): Promise<ResolvedAddress[]> {
+  const results = await dnsLookup(hostname, { all: true, verbatim: true });
+  return results.map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
+}
+
+/** A `lookup` for node:net that always answers with the given (already checked) address. */
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
+
+/** URL host without the IPv6 brackets. */
+function bareHost(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function charsetOf(contentType: string | null): string {
+  const match = contentType ? /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType) : null;
+  return match?.[1] ?? 'utf-8';
+}
+
+function decode(body: Buffer, contentType: string | null): string {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charsetOf(contentType));
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(body);
+}
+
+interface Hop {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer | null; // null for redirects (body discarded)
+}
+
+/** Create a fetcher; see the module comment for the guarantees. */
+export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
+  const schemes = options.allowedSchemes ?? DEFAULT_SCHEMES;
+  const maxRedirects = options.maxRedirects ?? 3;
+  const resolve = options.resolve ?? systemResolve;
+  if (!(options.timeoutMs > 0) || !(options.maxBytes >= 0) || maxRedirects < 0) {
+    throw new RangeError('timeoutMs must be > 0, maxBytes and maxRedirects >= 0');
+  }
+
+  function addressAllowed(address: string, family: 4 | 6): { allowed: boolean; kind: AddressKind } {
+    const { kind } = classifyAddress(address);
+    if (options.isAllowedAddress) return { allowed: options.isAllowedAddress(address, family, kind), kind };
+    if (kind === 'invalid') return { allowed: false, kind };
+    return { allowed: options.allowPrivate || kind === 'public', kind };
+  }
+
+  function checkUrl(raw: string | URL): URL | Failure {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return failure('invalid-url', `not a valid absolute URL: ${String(raw).slice(0, 200)}`);
+    }
+    if (!(schemes as readonly string[]).includes(url.protocol)) {
+      return failure('scheme-not-allowed', `scheme ${url.protocol} is not allowed`);
+    }
+    if (url.username !== '' || url.password !== '') {
+      return failure('credentials-in-url', 'URLs with credentials are not fetched');
+    }
+    if (bareHost(url) === '') return failure('invalid-url', 'URL has no host');
+    return url;
+  }
+
+  /** Resolve and check the host; returns the address to connect to. */
+  async function resolveHost(url: URL, until: Promise<never>): Promise<ResolvedAddress | Failure> {
+    const host = bareHost(url);
+    const literal = classifyAddress(host);
+    let addresses: ResolvedAddress[];
+    if (literal.kind !== 'invalid') {
+      addresses = [{ address: host, family: literal.family === 6 ? 6 : 4 }];
+    } else {
+      try {
+        addresses = await Promise.race([resolve(host), until]);
+      } catch (err) {
+        if (err instanceof TimeoutSignal) throw err;
+        return failure('dns-failure', `cannot resolve ${host}: ${(err as Error).message}`);
+      }
+      if (addresses.length === 0) return failure('dns-failure', `${host} has no address`);
+    }
+    for (const { address, family } of addresses) {
+      const { allowed, kind } = addressAllowed(address, family);
+      if (!allowed) {
+        return failure('forbidden-address', `${host} resolves to a non-public address (${address}: ${kind})`);
+      }
+    }
+    return addresses[0] as ResolvedAddress;
+  }
+
+  function request(url: URL, target: ResolvedAddress, signal: AbortSignal): Promise<Hop | Failure> {
+    return new Promise((resolvePromise, reject) => {
+      const headers: http.OutgoingHttpHeaders = {
+        host: url.host,
+        accept: options.accept ?? '*/*',
+        'accept-encoding': 'identity',
+        connection: 'close',
+      };
+      if (options.userAgent) headers['user-agent'] = options.userAgent;
+      const requestOptions: https.RequestOptions = {
+        protocol: url.protocol,
+        hostname: bareHost(url),
+        port: url.port === '' ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers,
+        agent: false,
+        lookup: pinnedLookup(target.address, target.family),
+        signal,
+      };
+      const transport = url.protocol === 'https:' ? https : http;
+      let settled = false;
+      const settle = (value: Hop | Failure): void => {
+        if (settled) return;
+        settled = true;
+        resolvePromise(value);
+      };
+      const req = transport.request(requestOptions, (res) => {
+        const status = res.statusCode ?? 0;
+        if (REDIRECT_STATUSES.has(status) && res.headers.location !== undefined) {
+          res.resume();
+          settle({ status, headers: res.headers, body: null });
+          req.destroy();
+          return;
+        }
+        const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+        if (encoding !== 'identity' && encoding !== '') {
+          settle(failure('unsupported-encoding', `content-encoding ${encoding} is not accepted`, status));
+          req.destroy();
+          return;
+        }
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > options.maxBytes) {
+          settle(failure('too-large', `body of ${declared} bytes exceeds the limit of ${options.maxBytes}`, status));
+          req.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            settle(failure('too-large', `body exceeds the limit of ${options.maxBytes} bytes`, status));
+            req.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => settle({ status, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', (err) => (signal.aborted ? reject(new TimeoutSignal()) : reject(err)));
+        res.on('aborted', () => reject(signal.aborted ? new TimeoutSignal() : new Error('response aborted')));
+      });
+      req.on('error', (err) => {
+        if (settled) return;
+        reject(signal.aborted ? new TimeoutSignal() : err);
+      });
+      req.end();
+    });
+  }
+
+  async function fetchText(rawUrl: string): Promise<SafeFetchResult> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const until = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new TimeoutSignal());
+      }, options.timeoutMs);
+    });
+    until.catch(() => undefined); // handled where raced
+    try {
+      let current: string | URL = rawUrl;
+      for (let redirects = 0; ; redirects++) {
+        const url = checkUrl(current);
+        if ('ok' in url) return url;
+        const target = await resolveHost(url, until);
+        if ('ok' in target) return target;
+        const hop = await Promise.race([request(url, target, controller.signal), until]);
+        if ('ok' in hop) return hop;
+        if (hop.body === null) {
+          const location = hop.headers.location ?? '';
+          let next: URL;
+          try {
+            next = new URL(location, url);
+          } catch {
+            return failure('bad-redirect', `invalid redirect location ${location.slice(0, 200)}`, hop.status);
+          }
+          if (maxRedirects === 0) {
+            return failure('redirect-not-followed', `redirect (${hop.status}) to ${next.href} not followed`, hop.status);
+          }
+          if (redirects >= maxRedirects) {
+            return failure('too-many-redirects', `more than ${maxRedirects} redirects`, hop.status);
+          }
+          current = next;
+          continue;
+        }
+        if (hop.status < 200 || hop.status > 299) {
+          return failure('http-status', `HTTP status ${hop.status}`, hop.status);
+        }
+        const contentType = hop.headers['content-type'] ?? null;
+        return { ok: true, text: decode(hop.body, contentType), contentType, status: hop.status, url: url.href };
+      }
+    } catch (err) {
+      if (err instanceof TimeoutSignal || controller.signal.aborted) {
+        return failure('timeout', `no complete answer within ${options.timeoutMs} ms`);
+      }
+      return failure('network-error', (err as Error).message);
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  }
+
+  return { fetchText };
+}

@@ -1,0 +1,52 @@
+/**
+ * Basic Delete (spec "Basic Delete (deprecated)"): per-ID results aligned with request_IDs; the
+ * service description's delete_action decides what happens; only the owner may delete.
+ *
+ * - ignore: acknowledged, nothing changes.
+ * - mark: the document gets `node_deleted` (the time) and a new node_timestamp, so incremental
+ *   harvesters see the change; every access service stops returning it.
+ * - delete, purge: the document is removed from CouchDB (a deletion stub remains until
+ *   compaction, which is CouchDB's "removal triggered, may run later").
+ */
+import type { Account } from '../../storage/account-repository.js';
+import type { ResourceRepository } from '../../storage/resource-repository.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
+import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
+
+export type DeleteAction = 'ignore' | 'mark' | 'delete' | 'purge';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export class DeleteService {
+  constructor(private readonly store: ResourceRepository, private readonly clock: Clock) {}
+
+  async delete(body: unknown, account: Account | undefined, action: DeleteAction, docLimit: number | undefined): Promise<PublishResponse> {
+    const ids = isRecord(body) ? body.request_IDs : undefined;
+    if (!Array.isArray(ids) || ids.length === 0) throw new PublishRefused('missing "request_IDs": a non-empty array of doc_IDs');
+    if (!ids.every((id) => typeof id === 'string' && id.length > 0)) throw new PublishRefused('every request_ID must be a non-empty string');
+    if (docLimit !== undefined && docLimit > 0 && ids.length > docLimit) throw new PublishRefused(`too many request_IDs: ${ids.length}, the limit is ${docLimit} (service_data.doc_limit)`);
+    const requested = ids as string[];
+    const found = await this.store.getMany(requested);
+    const now = nodeTimestamp(this.clock());
+    const results: DocumentResult[] = [];
+    const writes: { index: number; doc: StoredDoc }[] = [];
+    const seen = new Set<string>();
+    for (const [index, id] of requested.entries()) {
+      const doc = found.get(id);
+      if (!doc || (doc.doc_type !== 'resource_data' && doc.doc_type !== 'tombstone')) { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
+      if (doc.doc_type === 'tombstone' || doc.node_deleted || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
+      const submitter = (doc.identity as Record<string, unknown> | undefined)?.submitter;
+      if (account && submitter !== account.submitter) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
+      seen.add(id);
+      results.push({ doc_ID: id, OK: true });
+      if (action === 'mark') writes.push({ index, doc: { ...doc, node_deleted: now, node_timestamp: now } });
+      else if (action === 'delete' || action === 'purge') writes.push({ index, doc: { _id: doc._id, ...(doc._rev ? { _rev: doc._rev } : {}), _deleted: true } });
+    }
+    const outcomes = await this.store.bulkWrite(writes.map((w) => w.doc));
+    for (const [position, outcome] of outcomes.entries()) {
+      if (!outcome.ok) results[(writes[position] as { index: number }).index] = { doc_ID: outcome.id, OK: false, error: `delete failed: ${outcome.error}` };
+    }
+    return { OK: true, document_results: results };
+  }
+}

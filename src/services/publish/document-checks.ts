@@ -1,0 +1,85 @@
+/**
+ * The per-document checks common to publish and inbound distribution (spec "Rules common to
+ * publish and inbound distribution" and Publish step 3), in the spec's order. Each failure is
+ * the spec's suggested wording. Inbound distribution runs the same checks on stored-form
+ * documents, without the anonymous-submission check (the destination process does not list it).
+ */
+import type { NodePolicy } from '../../config/index.js';
+import type { EnvelopeValidator } from '../../validation/envelope-validator.js';
+import type { DocumentFilter, FilterDescription } from '../../domain/filters.js';
+import { verifyEnvelopeSignature } from '../../domain/signature/lr-pgp.js';
+import type { KeyResolver } from './key-resolver.js';
+
+export type Envelope = Record<string, unknown>;
+
+export interface CheckContext {
+  policy: NodePolicy;
+  filter: FilterDescription | undefined;
+  /** Submitter identity of the authenticated account, trusted like policy.trusted_submitters. */
+  accountSubmitter: string | undefined;
+  /** Armored public key of this node, for documents it proxy-signed. */
+  nodePublicKey: string;
+  nodeKeyLocation: string;
+  mode: 'publish' | 'inbound';
+}
+
+export interface SignatureOutcome {
+  /** Issuer key ids of a signature verified against the signer's key; empty when not verified. */
+  verifiedKeyIds: string[];
+  fingerprint: string | undefined;
+  keyLocations: string[];
+}
+
+export type CheckResult = { ok: true; signature: SignatureOutcome } | { ok: false; error: string };
+
+const identityOf = (doc: Envelope): Record<string, unknown> => (doc.identity as Record<string, unknown> | undefined) ?? {};
+
+export class DocumentChecks {
+  constructor(
+    private readonly validator: EnvelopeValidator,
+    private readonly filter: DocumentFilter,
+    private readonly keys: KeyResolver,
+  ) {}
+
+  /** Verifies the signature against the keys at its key_location (or this node's key). */
+  async verifySignature(doc: Envelope, context: CheckContext): Promise<SignatureOutcome & { failure?: string }> {
+    const block = doc.digital_signature as { key_location?: unknown } | undefined;
+    const keyLocations = Array.isArray(block?.key_location) ? block.key_location.filter((l): l is string => typeof l === 'string') : [];
+    const ownKey = keyLocations.includes(context.nodeKeyLocation);
+    const resolved = ownKey ? { keys: [context.nodePublicKey], failures: [] } : await this.keys.keysAt(keyLocations, context.policy.allow_private_fetch);
+    if (resolved.keys.length === 0) {
+      return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure: `no public key could be fetched${resolved.failures.length ? ` (${resolved.failures.join('; ')})` : ''}` };
+    }
+    const result = await verifyEnvelopeSignature(doc, resolved.keys);
+    if (!result.ok) return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure: result.reason };
+    return { verifiedKeyIds: [result.keyId.toLowerCase()], fingerprint: result.fingerprint, keyLocations };
+  }
+
+  async check(doc: Envelope, context: CheckContext): Promise<CheckResult> {
+    const { policy } = context;
+    const valid = context.mode === 'publish' ? this.validator.validate(doc) : this.validator.validateStored(doc);
+    if (!valid.ok) return { ok: false, error: `invalid document: ${valid.error}` };
+    if (!this.filter(doc, context.filter)) return { ok: false, error: 'rejected by filter' };
+    const tos = (doc.TOS as Record<string, unknown> | undefined)?.submission_TOS;
+    if (policy.accepted_tos.length > 0 && (typeof tos !== 'string' || !policy.accepted_tos.includes(tos))) return { ok: false, error: 'rejected by ToS' };
+    const identity = identityOf(doc);
+    if (context.mode === 'publish' && !policy.accept_anonymous && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
+      return { ok: false, error: 'anon submission rejected' };
+    }
+    if (policy.check_trusted_submitters) {
+      const submitter = identity.submitter;
+      const trusted = typeof submitter === 'string' && (policy.trusted_submitters.includes(submitter) || submitter === context.accountSubmitter);
+      if (!trusted) return { ok: false, error: 'rejected submitter' };
+    }
+    const signed = doc.digital_signature !== undefined;
+    if (!signed && !policy.accept_unsigned) return { ok: false, error: 'no signature' };
+    let signature: SignatureOutcome = { verifiedKeyIds: [], fingerprint: undefined, keyLocations: [] };
+    if (signed && policy.verify_signatures) {
+      const outcome = await this.verifySignature(doc, context);
+      if (outcome.failure) return { ok: false, error: `rejected signature: ${outcome.failure}` };
+      signature = outcome;
+    }
+    if (Buffer.byteLength(JSON.stringify(doc)) > policy.max_document_size) return { ok: false, error: 'too large' };
+    return { ok: true, signature };
+  }
+}

@@ -1,0 +1,87 @@
+/** POST /delete, the deprecated Basic Delete (spec "Basic Delete (deprecated)"). */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { nsdlDocs } from '../support/documents.js';
+
+const ALICE = { authorization: basicAuth('alice', 'alice-password-1') };
+const BOB = { authorization: basicAuth('bob', 'bob-password-12') };
+
+async function nodeWith(action: string): Promise<TestNode> {
+  const node = await startTestNode({ nodeConfig: { services: { delete: { service_data: { delete_action: action, doc_limit: 3 } } } } });
+  await addAccount(node, 'alice', 'alice-password-1');
+  await addAccount(node, 'bob', 'bob-password-12');
+  const docs = nsdlDocs(3).map((d, i) => ({ ...d, doc_ID: `del-${i}`, identity: { submitter: 'alice', submitter_type: 'agent' } }));
+  const { body } = await postJson(`${node.url}/publish`, { documents: docs }, ALICE);
+  expect((body.document_results as { OK: boolean }[]).every((r) => r.OK)).to.equal(true);
+  return node;
+}
+
+describe('POST /delete', () => {
+  describe('delete_action mark', () => {
+    let node: TestNode;
+    before(async () => { node = await nodeWith('mark'); });
+    after(async () => node.stop());
+
+    it('requires credentials', async () => {
+      expect((await postJson(`${node.url}/delete`, { request_IDs: ['del-0'] })).status).to.equal(401);
+    });
+
+    it('per-ID results aligned with request_IDs; marked documents leave the live set', async () => {
+      const { status, body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-0', 'nope', 'del-0'] }, ALICE);
+      expect(status).to.equal(200);
+      expect(body).to.deep.equal({ OK: true, document_results: [
+        { doc_ID: 'del-0', OK: true },
+        { doc_ID: 'nope', OK: false, error: 'document doesn\'t exist' },
+        { doc_ID: 'del-0', OK: false, error: 'document already deleted' },
+      ] });
+      const doc = await node.couch.use(node.names.resourceData).get('del-0') as unknown as Record<string, unknown>;
+      expect(doc.node_deleted).to.be.a('string');
+      expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(2);
+    });
+
+    it('document already deleted on a second request', async () => {
+      const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-0'] }, ALICE);
+      expect(body.document_results).to.deep.equal([{ doc_ID: 'del-0', OK: false, error: 'document already deleted' }]);
+    });
+
+    it('only the owner may delete', async () => {
+      const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1'] }, BOB);
+      expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: false, error: 'only the owner of a document may delete it' }]);
+    });
+
+    it('global errors: missing request_IDs, over doc_limit → 500', async () => {
+      for (const request of [{}, { request_IDs: [] }, { request_IDs: [1] }, { request_IDs: ['a', 'b', 'c', 'd'] }]) {
+        const { status, body } = await postJson(`${node.url}/delete`, request, ALICE);
+        expect(status).to.equal(500);
+        expect(body.OK).to.equal(false);
+      }
+    });
+  });
+
+  for (const action of ['delete', 'purge'] as const) {
+    describe(`delete_action ${action}`, () => {
+      let node: TestNode;
+      before(async () => { node = await nodeWith(action); });
+      after(async () => node.stop());
+      it('removes the document', async () => {
+        const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-2'] }, ALICE);
+        expect(body.document_results).to.deep.equal([{ doc_ID: 'del-2', OK: true }]);
+        const ids = (await node.couch.use(node.names.resourceData).list()).rows.map((r) => r.id);
+        expect(ids).to.not.include('del-2');
+        const again = await postJson(`${node.url}/delete`, { request_IDs: ['del-2'] }, ALICE);
+        expect(again.body.document_results).to.deep.equal([{ doc_ID: 'del-2', OK: false, error: 'document doesn\'t exist' }]);
+      });
+    });
+  }
+
+  describe('delete_action ignore', () => {
+    let node: TestNode;
+    before(async () => { node = await nodeWith('ignore'); });
+    after(async () => node.stop());
+    it('acknowledges and changes nothing', async () => {
+      const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1'] }, ALICE);
+      expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: true }]);
+      expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(3);
+    });
+  });
+});

@@ -1,0 +1,176 @@
+/** POST /publish through HTTP against a real embedded store (spec "Publish"). */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+
+const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
+
+async function stored(node: TestNode, id: string): Promise<Doc | undefined> {
+  try { return await node.couch.use(node.names.resourceData).get(id) as unknown as Doc; } catch { return undefined; }
+}
+
+describe('POST /publish', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { publish: { service_data: { doc_limit: 5, msg_size_limit: 200000 } } } } });
+    await addAccount(node, 'alice', 'alice-password-1');
+  });
+  after(async () => node.stop());
+
+  describe('authentication', () => {
+    it('401 with WWW-Authenticate and a JSON error without credentials', async () => {
+      const { status, body, headers } = await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) });
+      expect(status).to.equal(401);
+      expect(body.OK).to.equal(false);
+      expect(headers.get('www-authenticate')).to.match(/^Basic realm=/);
+    });
+
+    it('401 with a wrong password or an unknown account', async () => {
+      expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: basicAuth('alice', 'wrong-password') })).status).to.equal(401);
+      expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: basicAuth('mallory', 'alice-password-1') })).status).to.equal(401);
+    });
+  });
+
+  describe('storing', () => {
+    it('stores a batch, returns doc_IDs aligned 1:1, sets publish_node and one identical UTC timestamp', async () => {
+      const docs = nsdlDocs(3).map((d, i) => ({ ...d, doc_ID: `nsdl-${i}` }));
+      const { status, body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+      expect(status).to.equal(200);
+      expect(body.OK).to.equal(true);
+      const results = body.document_results as { doc_ID: string; OK: boolean; error?: string }[];
+      expect(results).to.have.length(3);
+      for (const [index, result] of results.entries()) {
+        expect(result).to.deep.equal({ doc_ID: docs[index]?.doc_ID, OK: true });
+        const doc = await stored(node, result.doc_ID) as Doc;
+        expect(doc.publish_node).to.equal(node.bootstrap.nodeId);
+        expect(doc.node_timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+        expect(doc.create_timestamp).to.equal(doc.node_timestamp);
+        expect(doc.update_timestamp).to.equal(doc.node_timestamp);
+        expect(doc.resource_data).to.equal(docs[index]?.resource_data);
+      }
+    });
+
+    it('assigns a unique doc_ID when the document has none', async () => {
+      const docs = nsdlDocs(2).map(({ doc_ID: _id, ...rest }) => { void _id; return rest; });
+      const { body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+      const results = body.document_results as { doc_ID: string; OK: boolean }[];
+      expect(results.every((r) => r.OK)).to.equal(true);
+      expect(results[0]?.doc_ID).to.match(/^[0-9a-f]{32}$/);
+      expect(results[0]?.doc_ID).to.not.equal(results[1]?.doc_ID);
+      expect((await stored(node, results[0]?.doc_ID as string))?.doc_ID).to.equal(results[0]?.doc_ID);
+    });
+
+    it('the account becomes the submitter of an anonymous document', async () => {
+      const [doc] = nsdlDocs(1).map((d) => ({ ...d, doc_ID: 'anon-1', identity: { submitter_type: 'anonymous', submitter: 'anonymous' } }));
+      const { body } = await postJson(`${node.url}/publish`, { documents: [doc] }, AUTH);
+      expect((body.document_results as { OK: boolean }[])[0]?.OK).to.equal(true);
+      expect((await stored(node, 'anon-1'))?.identity).to.deep.equal({ submitter_type: 'agent', submitter: 'alice' });
+    });
+
+    it('a bad document fails alone; the rest of the batch is stored, results stay aligned', async () => {
+      const docs: unknown[] = nsdlDocs(3).map((d, i) => ({ ...d, doc_ID: `mixed-${i}` }));
+      docs[1] = { ...(docs[1] as Doc), doc_type: 'not_resource_data' };
+      const { status, body } = await postJson(`${node.url}/publish`, { documents: [...docs, 'not an object'] }, AUTH);
+      expect(status).to.equal(200);
+      const results = body.document_results as { doc_ID: string | null; OK: boolean; error?: string }[];
+      expect(results.map((r) => r.OK)).to.deep.equal([true, false, true, false]);
+      expect(results[1]).to.include({ doc_ID: 'mixed-1' });
+      expect(results[1]?.error).to.match(/^invalid document: .*doc_type/);
+      expect(results[3]).to.deep.equal({ doc_ID: null, OK: false, error: 'invalid document: not a JSON object' });
+      expect(await stored(node, 'mixed-1')).to.equal(undefined);
+      expect(await stored(node, 'mixed-2')).to.not.equal(undefined);
+    });
+
+    it('rejects a doc_ID given twice in one batch for the second occurrence', async () => {
+      const [a, b] = nsdlDocs(2).map((d) => ({ ...d, doc_ID: 'twice' }));
+      const { body } = await postJson(`${node.url}/publish`, { documents: [a, b] }, AUTH);
+      const results = body.document_results as { OK: boolean; error?: string }[];
+      expect(results.map((r) => r.OK)).to.deep.equal([true, false]);
+      expect(results[1]?.error).to.match(/twice/);
+    });
+  });
+
+  describe('global errors: OK false, HTTP 500, nothing stored', () => {
+    it('a do_not_distribute key anywhere in the batch', async () => {
+      const docs: Doc[] = nsdlDocs(2).map((d, i) => ({ ...d, doc_ID: `dnd-${i}` }));
+      (docs[1] as Doc).do_not_distribute = 'true';
+      const { status, body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+      expect(status).to.equal(500);
+      expect(body.OK).to.equal(false);
+      expect(body.error).to.match(/cannot publish/);
+      expect(await stored(node, 'dnd-0')).to.equal(undefined);
+    });
+
+    const cases: [string, unknown, RegExp][] = [
+      ['missing documents', {}, /missing "documents"/],
+      ['empty documents', { documents: [] }, /empty/],
+      ['documents not an array', { documents: 'x' }, /missing "documents"/],
+      ['a body that is not an object', [1, 2], /JSON object/],
+      ['more than doc_limit documents', { documents: nsdlDocs(6) }, /too many documents: 6, the limit is 5/],
+      ['invalid JSON', '{"documents": [', /not valid JSON/],
+    ];
+    for (const [name, body, error] of cases) {
+      it(name, async () => {
+        const response = await postJson(`${node.url}/publish`, body, AUTH);
+        expect(response.status).to.equal(500);
+        expect(response.body.OK).to.equal(false);
+        expect(String(response.body.error)).to.match(error);
+      });
+    }
+
+    it('a body over msg_size_limit', async () => {
+      const big = { documents: [{ ...nsdlDocs(1)[0], resource_data: 'x'.repeat(250000) }] };
+      const response = await postJson(`${node.url}/publish`, big, AUTH);
+      expect(response.status).to.equal(500);
+      expect(response.body.error).to.match(/too large: the limit is 200000 bytes/);
+    });
+  });
+});
+
+describe('POST /publish under a strict node policy', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: {
+      policy: { accept_anonymous: false, accept_unsigned: false, check_trusted_submitters: true, trusted_submitters: ['Trusted Org'], accepted_tos: ['http://nsdl.org/help/?pager=termsofuse'], max_document_size: 4096, proxy_sign: false },
+      filter: { include_exclude: true, filter: [{ filter_key: 'keys', filter_value: '^Algebra$' }] },
+      services: { publish: { service_auth: { service_authz: ['none'] } } },
+    } });
+  });
+  after(async () => node.stop());
+
+  async function errorFor(doc: Doc): Promise<string | undefined> {
+    const { status, body } = await postJson(`${node.url}/publish`, { documents: [doc] });
+    expect(status).to.equal(200);
+    return (body.document_results as { error?: string }[])[0]?.error;
+  }
+
+  // A document that passes every check but the one under test (the checks run in the spec's order).
+  const base = (): Doc => ({ ...nsdlDocs(1)[0], identity: { submitter: 'Trusted Org', submitter_type: 'agent' }, keys: ['Algebra'], resource_data: '<x/>', digital_signature: { signature: 'x', key_location: ['http://example.org/k'], signing_method: 'LR-PGP.1.0' } });
+
+  it('accepts no credentials when service_authz is none', async () => {
+    expect(await errorFor(base())).to.equal(undefined);
+  });
+  it('rejected by filter', async () => { expect(await errorFor({ ...base(), keys: ['Biology'] })).to.equal('rejected by filter'); });
+  it('rejected by ToS', async () => { expect(await errorFor({ ...base(), TOS: { submission_TOS: 'http://example.org/other-terms' } })).to.equal('rejected by ToS'); });
+  it('anon submission rejected', async () => { expect(await errorFor({ ...base(), identity: { submitter: 'anonymous', submitter_type: 'anonymous' } })).to.equal('anon submission rejected'); });
+  it('rejected submitter', async () => { expect(await errorFor({ ...base(), identity: { submitter: 'Somebody Else', submitter_type: 'agent' } })).to.equal('rejected submitter'); });
+  it('no signature', async () => {
+    const { digital_signature: _s, ...unsigned } = base();
+    void _s;
+    expect(await errorFor(unsigned)).to.equal('no signature');
+  });
+  it('too large', async () => { expect(await errorFor({ ...base(), resource_data: `<x>${'y'.repeat(5000)}</x>` })).to.equal('too large'); });
+  it('an earlier check wins over a later one (filter before ToS)', async () => {
+    expect(await errorFor({ ...base(), keys: ['Biology'], TOS: { submission_TOS: 'http://example.org/other-terms' } })).to.equal('rejected by filter');
+  });
+  it('the filter is read at each call: a changed filter applies without a restart', async () => {
+    const db = node.couch.use(node.names.node);
+    const filter = await db.get('filter_description') as unknown as Doc & { _rev: string };
+    await db.insert({ ...filter, include_exclude: false } as never);
+    expect(await errorFor(base())).to.equal('rejected by filter');
+    expect(await errorFor({ ...base(), keys: ['Biology'], doc_ID: 'bio-1' })).to.equal(undefined);
+  });
+  it('GET /status reflects the stored count', async () => {
+    expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(2);
+  });
+});

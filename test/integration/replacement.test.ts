@@ -1,0 +1,162 @@
+/** Signatures, replacement, tombstones and deletion through POST /publish (spec "States and transitions"). */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { keyServer, replacementChain, type Doc } from '../support/documents.js';
+import { generateNodeKeyPair, signEnvelope, verifyEnvelopeSignature } from '../../src/domain/signature/lr-pgp.js';
+
+type Keys = Awaited<ReturnType<typeof generateNodeKeyPair>>;
+
+/** A 0.49.0 inline document (replacement needs 0.49 or later), from the sample chain. */
+function doc049(fields: Doc): Doc {
+  const { doc_ID: _id, replaces: _r, ...template } = replacementChain()[0] as Doc;
+  void _id; void _r;
+  return { ...template, ...fields };
+}
+
+describe('signed publishing, replacement and deletion', () => {
+  let node: TestNode;
+  let keys: Awaited<ReturnType<typeof keyServer>>;
+  let signer: Keys & { location: string };
+  let stranger: Keys & { location: string };
+  let superKey: Keys & { location: string };
+  const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
+  const BOB = { authorization: basicAuth('bob', 'bob-password-12') };
+
+  const sign = (doc: Doc, key: Keys & { location: string }): Promise<Doc> => signEnvelope(doc, key.privateKeyArmored, undefined, [key.location]);
+  const publish = async (docs: Doc[], auth = AUTH): Promise<{ doc_ID: string; OK: boolean; error?: string }[]> => {
+    const { status, body } = await postJson(`${node.url}/publish`, { documents: docs }, auth);
+    expect(status).to.equal(200);
+    return body.document_results as { doc_ID: string; OK: boolean; error?: string }[];
+  };
+  const stored = async (id: string): Promise<Doc> => node.couch.use(node.names.resourceData).get(id) as unknown as Promise<Doc>;
+
+  before(async () => {
+    keys = await keyServer();
+    const make = async (name: string): Promise<Keys & { location: string }> => {
+      const pair = await generateNodeKeyPair(name, `${name}@example.org`);
+      return { ...pair, location: keys.put(name, pair.publicKeyArmored) };
+    };
+    [signer, stranger, superKey] = await Promise.all([make('signer'), make('stranger'), make('super')]);
+    node = await startTestNode({ nodeConfig: { policy: { verify_signatures: true, allow_private_fetch: true, trusted_super_keys: [superKey.fingerprint] } } });
+    await addAccount(node, 'alice', 'alice-password-1');
+    await addAccount(node, 'bob', 'bob-password-12');
+  });
+  after(async () => {
+    await node.stop();
+    await keys.close();
+  });
+
+  it('verifies a signature against the key fetched from key_location', async () => {
+    const results = await publish([await sign(doc049({ doc_ID: 'signed-1' }), signer)]);
+    expect(results[0]).to.deep.equal({ doc_ID: 'signed-1', OK: true });
+  });
+
+  it('rejected signature: a tampered document', async () => {
+    const signed = await sign(doc049({ doc_ID: 'tampered' }), signer);
+    const results = await publish([{ ...signed, keys: ['changed after signing'] }]);
+    expect(results[0]?.error).to.match(/^rejected signature/);
+  });
+
+  it('rejected signature: a key location that serves nothing', async () => {
+    const signed = await signEnvelope(doc049({ doc_ID: 'no-key' }), signer.privateKeyArmored, undefined, [`${keys.url}/missing`]);
+    const results = await publish([signed]);
+    expect(results[0]?.error).to.match(/^rejected signature: no public key could be fetched/);
+  });
+
+  it('a real replacement chain: publish, replace, delete (0.49, signed)', async () => {
+    const [original, replacement, deletion] = replacementChain();
+    expect((await publish([await sign(original as Doc, signer)]))[0]?.OK).to.equal(true);
+    expect((await publish([await sign(replacement as Doc, signer)]))[0]?.OK).to.equal(true);
+    const tombstone = await stored('urn:example-host:nosetest:0001-0');
+    expect(tombstone).to.include({ doc_type: 'tombstone', doc_ID: 'urn:example-host:nosetest:0001-0', resource_locator: 'http://example.com' });
+    expect(tombstone).to.have.property('do_not_distribute');
+    expect(tombstone.replaced_by).to.deep.equal({ doc_ID: 'urn:example-host:nosetest:0001-1', public_key_fingerprint: signer.fingerprint.toUpperCase(), public_key_locations: [signer.location] });
+    expect((await publish([await sign(deletion as Doc, signer)]))[0]?.OK).to.equal(true);
+    const deleted = await stored('urn:example-host:nosetest:0001-1');
+    expect(deleted).to.include({ doc_type: 'tombstone', deleted: true });
+    expect((await stored('urn:example-host:nosetest:0001-2')).payload_placement).to.equal('none');
+  });
+
+  it('republishing a doc_ID that is a tombstone is refused', async () => {
+    const [original] = replacementChain();
+    const results = await publish([await sign(original as Doc, signer)]);
+    expect(results[0]?.error).to.match(/^rejected replacement: this doc_ID has been replaced/);
+  });
+
+  it('rejected replacement: signed with another key', async () => {
+    await publish([await sign(doc049({ doc_ID: 'owned-by-signer' }), signer)]);
+    const results = await publish([await sign(doc049({ doc_ID: 'hijack', replaces: ['owned-by-signer'] }), stranger)]);
+    expect(results[0]?.error).to.equal('rejected replacement: signed with a different key than the original');
+    expect((await stored('owned-by-signer')).doc_type).to.equal('resource_data');
+  });
+
+  it('a trusted super key may replace a document of another key', async () => {
+    const results = await publish([await sign(doc049({ doc_ID: 'by-super', replaces: ['owned-by-signer'] }), superKey)]);
+    expect(results[0]?.OK).to.equal(true);
+    expect((await stored('owned-by-signer')).doc_type).to.equal('tombstone');
+  });
+
+  it('the first tombstone wins', async () => {
+    await publish([await sign(doc049({ doc_ID: 'first-orig' }), signer)]);
+    await publish([await sign(doc049({ doc_ID: 'first-a', replaces: ['first-orig'] }), signer)]);
+    const results = await publish([await sign(doc049({ doc_ID: 'first-b', replaces: ['first-orig'] }), signer)]);
+    expect(results[0]?.OK).to.equal(true);
+    expect(((await stored('first-orig')).replaced_by as Doc).doc_ID).to.equal('first-a');
+  });
+
+  it('a replacement within one batch tombstones the document published earlier in it', async () => {
+    const [a, b] = [await sign(doc049({ doc_ID: 'batch-a' }), signer), await sign(doc049({ doc_ID: 'batch-b', replaces: ['batch-a'] }), signer)];
+    const results = await publish([a, b]);
+    expect(results.map((r) => r.OK)).to.deep.equal([true, true]);
+    expect((await stored('batch-a')).doc_type).to.equal('tombstone');
+  });
+
+  it('same doc_ID by the same key replaces the document in total; immutable fields kept', async () => {
+    await publish([await sign(doc049({ doc_ID: 'update-me', keys: ['v1'] }), signer)]);
+    const before = await stored('update-me');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const results = await publish([await sign(doc049({ doc_ID: 'update-me', keys: ['v2'] }), signer)]);
+    expect(results[0]?.OK).to.equal(true);
+    const after = await stored('update-me');
+    expect(after.keys).to.deep.equal(['v2']);
+    expect(after.create_timestamp).to.equal(before.create_timestamp);
+    expect(after.publish_node).to.equal(before.publish_node);
+    expect(after.node_timestamp).to.not.equal(before.node_timestamp);
+    const hijack = await publish([await sign(doc049({ doc_ID: 'update-me', keys: ['v3'] }), stranger)]);
+    expect(hijack[0]?.error).to.match(/^rejected replacement/);
+  });
+
+  describe('proxy signing', () => {
+    it('the node signs an unsigned document an account publishes as its own submitter', async () => {
+      const doc = doc049({ doc_ID: 'proxy-1', identity: { submitter: 'alice', submitter_type: 'agent' } });
+      expect((await publish([doc]))[0]?.OK).to.equal(true);
+      const saved = await stored('proxy-1');
+      const pubkey = await (await fetch(`${node.url}/pubkey`)).text();
+      const verified = await verifyEnvelopeSignature(saved, [pubkey]);
+      expect(verified.ok).to.equal(true);
+      expect((saved.digital_signature as Doc).key_location).to.deep.equal([`${node.publicUrl}/pubkey`]);
+    });
+
+    it('the same account may replace it; another account may not', async () => {
+      const bobs = await publish([doc049({ doc_ID: 'proxy-bob', identity: { submitter: 'bob', submitter_type: 'agent' }, replaces: ['proxy-1'] })], BOB);
+      expect(bobs[0]?.error).to.equal('rejected replacement: the original was proxy-signed for another submitter');
+      const alices = await publish([doc049({ doc_ID: 'proxy-2', identity: { submitter: 'alice', submitter_type: 'agent' }, replaces: ['proxy-1'] })]);
+      expect(alices[0]?.OK).to.equal(true);
+      expect((await stored('proxy-1')).doc_type).to.equal('tombstone');
+    });
+
+    it('an unsigned original cannot be replaced without a key', async () => {
+      const unsigned = doc049({ doc_ID: 'bob-unsigned', identity: { submitter: 'somebody', submitter_type: 'agent' } });
+      expect((await publish([unsigned], BOB))[0]?.OK).to.equal(true);
+      const results = await publish([await sign(doc049({ doc_ID: 'bob-replace', replaces: ['bob-unsigned'] }), signer)], BOB);
+      expect(results[0]?.error).to.equal('rejected replacement: the original is unsigned: only a trusted super key may replace it');
+    });
+  });
+
+  it('tombstones are not counted as live documents', async () => {
+    const { body } = await getJson(`${node.url}/status`);
+    const all = await node.couch.use(node.names.resourceData).list({ include_docs: true });
+    const live = all.rows.filter((row) => (row.doc as unknown as Doc).doc_type === 'resource_data').length;
+    expect(body.doc_count).to.equal(live);
+  });
+});
