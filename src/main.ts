@@ -2,6 +2,7 @@
 import { loadConfig, ConfigError } from './config/index.js';
 import { createLogger } from './http/logger.js';
 import { startNode } from './runtime.js';
+import { loadSampleData } from './sample-data.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.settings.logLevel);
   const node = await startNode(config, logger);
+  if (process.argv.includes('--sample-data')) {
+    logger.info(await loadSampleData(node), 'sample data');
+  }
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

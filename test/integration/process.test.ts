@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { runMain, startMain, exitOf } from '../support/process.js';
+import { runMain, startMain, exitOf, waitForLog } from '../support/process.js';
 import { tempDir } from '../support/node.js';
 
 async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -93,4 +93,28 @@ describe('graceful shutdown', () => {
       expect(refused).to.equal(true);
     });
   }
+});
+
+describe('npm start -- --sample-data', () => {
+  it('publishes the NSDL corpus once, and not again at the next start', async () => {
+    const dataDir = tempDir();
+    const first = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
+    try {
+      expect(await waitForLog(first, 'sample data')).to.include({ published: 100, skipped: false });
+      const status = await (await fetch(`${first.url}/status`)).json() as { doc_count: number };
+      expect(status.doc_count).to.equal(100);
+    } finally {
+      first.child.kill('SIGTERM');
+      await exitOf(first.child);
+    }
+    const second = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
+    try {
+      expect(await waitForLog(second, 'sample data')).to.include({ published: 0, skipped: true });
+      const status = await (await fetch(`${second.url}/status`)).json() as { doc_count: number };
+      expect(status.doc_count).to.equal(100);
+    } finally {
+      second.child.kill('SIGTERM');
+      await exitOf(second.child);
+    }
+  });
 });

@@ -28,6 +28,18 @@ export function exitOf(child: ChildProcess, timeoutMs = 30000): Promise<{ code: 
   });
 }
 
+/** Resolves once the process has logged a line with this message. */
+export async function waitForLog(running: NodeProcess, message: string, timeoutMs = 30000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const line of running.output().split('\n')) {
+      if (line.includes(`"msg":"${message}"`)) return JSON.parse(line) as Record<string, unknown>;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no "${message}" in the log: ${running.output().slice(-1000)}`);
+}
+
 /** Starts main.ts and resolves once it logs "node listening". */
 export function startMain(env: Record<string, string>, args: string[] = [], timeoutMs = 60000): Promise<NodeProcess> {
   const child = runMain({ PORT: '0', LOG_LEVEL: 'info', ...env }, args);
