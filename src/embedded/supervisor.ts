@@ -83,7 +83,7 @@ export class EmbeddedCouch {
       child.on('message', (message: { type?: string; message?: string }) => {
         if (message.type === 'listening') {
           listening = true;
-          this.options.logger.info({ port: this.port, pid: child.pid }, 'embedded store listening');
+          this.options.logger.info({ port: this.port, storePid: child.pid }, 'embedded store listening');
           for (const waiter of this.startWaiters) waiter();
           this.startWaiters.clear();
           resolve();

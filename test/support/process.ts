@@ -52,8 +52,8 @@ export function startMain(env: Record<string, string>, args: string[] = [], time
       for (const line of out.split('\n')) {
         if (!line.startsWith('{')) continue;
         try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string; pid?: number };
-          if (entry.msg === 'embedded store listening') embeddedPid = entry.pid;
+          const entry = JSON.parse(line) as { msg?: string; url?: string; storePid?: number };
+          if (entry.msg === 'embedded store listening') embeddedPid = entry.storePid;
           if (entry.msg === 'node listening' && entry.url) {
             clearTimeout(timer);
             child.stdout?.off('data', onData);
