@@ -17,6 +17,7 @@ import { createEnvelopeValidator } from './validation/envelope-validator.js';
 import { compileDistributionFilter } from './domain/filters.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
+import { TokenCodec } from './domain/resumption-token.js';
 import type { AppConfig } from './config/index.js';
 
 export interface Deps {
@@ -28,6 +29,11 @@ export interface Deps {
   nodeInfo: NodeInfoService;
   publish: PublishService;
   remove: DeleteService;
+  tokens: TokenCodec;
+  nodes: NodeRepository;
+  resources: ResourceRepository;
+  couch: Couch;
+  names: DatabaseNames;
 }
 
 export interface DepsInput {
@@ -37,6 +43,7 @@ export interface DepsInput {
   names: DatabaseNames;
   publicUrl: string;
   projectRoot: string;
+  tokenSecret: string;
   clock?: Clock;
 }
 
@@ -61,5 +68,10 @@ export function buildDeps(input: DepsInput): Deps {
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
     publish: new PublishService(nodes, resources, checks, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
+    tokens: new TokenCodec(input.tokenSecret),
+    nodes,
+    resources,
+    couch: input.couch,
+    names: input.names,
   };
 }

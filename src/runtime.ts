@@ -87,7 +87,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       designDocs: loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs')),
       generateKeys: generateNodeKeys,
     });
-    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT });
+    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret });
     handler = createApp(deps).callback();
     logger.info({ url, publicUrl }, 'node listening');
     let closing: Promise<void> | undefined;

@@ -30,6 +30,8 @@ export interface BootstrapInput {
 
 export interface BootstrapResult {
   nodeId: string;
+  /** HMAC key of resumption tokens, shared by every node process (never logged). */
+  tokenSecret: string;
   createdDatabases: string[];
   pushedDesignDocs: string[];
 }
@@ -106,8 +108,8 @@ export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult>
   const repo = new NodeRepository(input.couch, input.names);
   const nodeId = await seedNodeDocuments(input, repo);
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
-  await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
+  const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);
   input.logger.info({ nodeId, createdDatabases, pushedDesignDocs }, 'bootstrap complete');
-  return { nodeId, createdDatabases, pushedDesignDocs };
+  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs };
 }

@@ -33,7 +33,7 @@ describe('POST /publish', () => {
 
   describe('storing', () => {
     it('stores a batch, returns doc_IDs aligned 1:1, sets publish_node and one identical UTC timestamp', async () => {
-      const docs = nsdlDocs(3).map((d, i) => ({ ...d, doc_ID: `nsdl-${i}` }));
+      const docs: Doc[] = nsdlDocs(3).map((d, i) => ({ ...d, doc_ID: `nsdl-${i}` }));
       const { status, body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
       expect(status).to.equal(200);
       expect(body.OK).to.equal(true);
