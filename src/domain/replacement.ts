@@ -79,6 +79,8 @@ export function buildTombstone(original: Record<string, unknown> & { _id: string
     do_not_distribute: true,
   };
   if (original.resource_locator !== undefined) tombstone.resource_locator = original.resource_locator;
+  // Kept so OAI-PMH can report the record as deleted under its metadata format.
+  if (original.payload_schema !== undefined) tombstone.payload_schema = original.payload_schema;
   if (original.replaces !== undefined) tombstone.replaces = original.replaces;
   // A deletion is a replacement without payload: harvest reports the original as deleted.
   if (replacement.payload_placement === 'none') tombstone.deleted = true;
