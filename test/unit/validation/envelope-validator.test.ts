@@ -464,9 +464,11 @@ describe('envelope validator', function () {
 
     it('allows X_ extension keys but no other unknown keys', function () {
       expect(validator.validate(base('0.49.0', { X_local: { anything: [1, 2] } }))).to.deep.equal({ ok: true });
-      expect(errorOf(validator.validate(base('0.49.0', { publish_node: 'n' })))).to.equal(
-        "doc_version 0.49.0: must NOT have additional property 'publish_node'",
+      expect(errorOf(validator.validate(base('0.49.0', { publish_nodes: 'n' })))).to.equal(
+        "doc_version 0.49.0: must NOT have additional property 'publish_nodes'",
       );
+      // publish_node is the spec's spelling of publishing_node: a known node-assigned field.
+      expect(validator.validate(base('0.49.0', { publish_node: 'n' }))).to.deep.equal({ ok: true });
     });
 
     it('keeps messages short: at most five problems and never a stack', function () {
