@@ -11,6 +11,8 @@ import { PublishService } from './services/publish/publish.service.js';
 import { DocumentChecks } from './services/publish/document-checks.js';
 import { KeyResolver } from './services/publish/key-resolver.js';
 import { DeleteService } from './services/delete/delete.service.js';
+import { ObtainService } from './services/obtain/obtain.service.js';
+import { ObtainRepository } from './storage/obtain-repository.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { Authenticator } from './http/auth.js';
 import { createEnvelopeValidator } from './validation/envelope-validator.js';
@@ -29,6 +31,7 @@ export interface Deps {
   nodeInfo: NodeInfoService;
   publish: PublishService;
   remove: DeleteService;
+  obtain: ObtainService;
   tokens: TokenCodec;
   nodes: NodeRepository;
   resources: ResourceRepository;
@@ -59,6 +62,7 @@ export function buildDeps(input: DepsInput): Deps {
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public));
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
   const settings = new ServiceSettings(nodes);
+  const tokens = new TokenCodec(input.tokenSecret);
   return {
     config: input.config,
     logger: input.logger,
@@ -68,7 +72,8 @@ export function buildDeps(input: DepsInput): Deps {
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
     publish: new PublishService(nodes, resources, checks, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
-    tokens: new TokenCodec(input.tokenSecret),
+    obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
+    tokens,
     nodes,
     resources,
     couch: input.couch,

@@ -1,0 +1,69 @@
+/**
+ * The Basic Obtain request (spec "Basic Obtain", argument table) from a GET query or a POST
+ * body, normalised. Booleans are `T`/`F` in queries (also `true`/`false`); both spellings of the
+ * GET ID (`request_ID`, and `request_id` of the path template) are accepted.
+ */
+import { AppError } from '../../errors/app-error.js';
+
+export interface ObtainRequest {
+  ids: string[];
+  byDocId: boolean;
+  byResourceId: boolean;
+  idsOnly: boolean;
+  token: string | undefined;
+}
+
+/** Obtain errors are HTTP 500 with {"OK": false, "error"} (spec "Errors": obtain 200 / 500). */
+export const obtainError = (message: string): AppError => new AppError(500, 'bad_request', message, true);
+
+const GET_ARGS = ['request_ID', 'request_id', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
+const POST_ARGS = ['request_IDs', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
+
+function flag(value: unknown, name: string): boolean | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    if (/^(t|true)$/i.test(value)) return true;
+    if (/^(f|false)$/i.test(value)) return false;
+  }
+  throw obtainError(`${name} must be T or F (or true/false)`);
+}
+
+function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest {
+  const byDocId = flag(args.by_doc_ID, 'by_doc_ID');
+  const byResourceId = flag(args.by_resource_ID, 'by_resource_ID');
+  if (byDocId === true && byResourceId === true) throw obtainError('by_doc_ID and by_resource_ID cannot both be true');
+  const token = args.resumption_token;
+  if (token !== undefined && typeof token !== 'string') throw obtainError('resumption_token must be a string');
+  return {
+    ids,
+    byDocId: byDocId === true,
+    // by_resource_ID defaults to TRUE unless the IDs are document IDs.
+    byResourceId: byDocId === true ? false : byResourceId ?? true,
+    idsOnly: flag(args.ids_only, 'ids_only') === true,
+    token: token === '' ? undefined : token,
+  };
+}
+
+function rejectUnknown(args: Record<string, unknown>, allowed: string[]): void {
+  const unknown = Object.keys(args).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) throw obtainError(`unknown argument ${unknown.join(', ')}; obtain takes ${allowed.join(', ')}`);
+}
+
+export function fromQuery(query: Record<string, string | string[] | undefined>): ObtainRequest {
+  rejectUnknown(query, GET_ARGS);
+  for (const [key, value] of Object.entries(query)) if (Array.isArray(value)) throw obtainError(`${key} is given more than once`);
+  const id = query.request_ID ?? query.request_id;
+  if (query.request_ID !== undefined && query.request_id !== undefined) throw obtainError('give request_ID or request_id, not both');
+  return normalise(typeof id === 'string' && id !== '' ? [id] : [], query);
+}
+
+export function fromBody(body: unknown): ObtainRequest {
+  const args = body === undefined || body === null ? {} : body;
+  if (typeof args !== 'object' || Array.isArray(args)) throw obtainError('the request body must be a JSON object');
+  const record = args as Record<string, unknown>;
+  rejectUnknown(record, POST_ARGS);
+  const ids = record.request_IDs ?? [];
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && id.length > 0)) throw obtainError('request_IDs must be an array of non-empty strings');
+  return normalise(ids as string[], record);
+}

@@ -1,0 +1,130 @@
+/**
+ * Basic Obtain (spec "Basic Obtain" and "Flow-control states for obtain").
+ *
+ * ALL requests page through the `obtain/by_node_timestamp` view newest first, by keyset. With
+ * flow control a page is `doc_limit` (`id_limit` with ids_only) entries and a stateless token
+ * continues it. The token remembers the newest key of the first page: when newer documents have
+ * arrived since, the sequence is broken and the call is a flow control error (spec rule 7).
+ * Without flow control the whole result is streamed in chunks, in constant memory.
+ *
+ * Tokens are stateless, so "a call without a token invalidates the current token" cannot be
+ * enforced: such a call simply starts a new sequence, and older tokens stay valid for their
+ * lifetime (the spec lets the service decide how long state is kept).
+ */
+import type { ObtainRepository, TimeKey } from '../../storage/obtain-repository.js';
+import type { ResourceRepository } from '../../storage/resource-repository.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import { requestFingerprint, type TokenCodec } from '../../domain/resumption-token.js';
+import { numberSetting, type ServiceSettings } from '../service-settings.js';
+import { obtainError, type ObtainRequest } from './obtain-request.js';
+import { presentDocument } from './present.js';
+
+const STREAM_CHUNK = 500;
+const DEFAULT_PAGE = { documents: 100, ids: 1000 };
+
+export type ObtainResponse =
+  | { kind: 'object'; body: Record<string, unknown> }
+  | { kind: 'stream'; chunks: AsyncGenerator<string> };
+
+const isLive = (doc: StoredDoc | undefined): doc is StoredDoc =>
+  doc !== undefined && doc.doc_type === 'resource_data' && !doc.node_deleted && doc.payload_placement !== 'none';
+
+export class ObtainService {
+  constructor(
+    private readonly views: ObtainRepository,
+    private readonly resources: ResourceRepository,
+    private readonly settings: ServiceSettings,
+    private readonly tokens: TokenCodec,
+  ) {}
+
+  async obtain(request: ObtainRequest): Promise<ObtainResponse> {
+    const description = await this.settings.of('obtain');
+    const data = description.service_data ?? {};
+    const flowControl = data.flow_control === true;
+    const specOnly = data.spec_kv_only === true;
+    if (request.token !== undefined && !flowControl) throw obtainError('flow control error: this node does not support flow control, so it issued no resumption token');
+    // ids_only ignores request IDs (spec rule 5: supplying IDs is then a no-op).
+    if (request.ids.length > 0 && !request.idsOnly) {
+      if (request.token !== undefined) throw obtainError('flow control error: a resumption token continues an ALL request only');
+      return { kind: 'object', body: await this.lookup(request, specOnly) };
+    }
+    const limit = numberSetting(data, request.idsOnly ? 'id_limit' : 'doc_limit');
+    if (limit === 0) throw obtainError(`this node does not serve ALL requests (service_data.${request.idsOnly ? 'id_limit' : 'doc_limit'} is 0)`);
+    if (flowControl) return { kind: 'object', body: await this.page(request, limit ?? (request.idsOnly ? DEFAULT_PAGE.ids : DEFAULT_PAGE.documents), specOnly) };
+    // Without flow control: the most recent `limit` documents, or all when no limit is stated.
+    const first = await this.views.newestFirst(Math.min(STREAM_CHUNK, limit ?? STREAM_CHUNK), undefined, !request.idsOnly);
+    return { kind: 'stream', chunks: this.stream(first, limit ?? Number.POSITIVE_INFINITY, request.idsOnly, specOnly) };
+  }
+
+  private async lookup(request: ObtainRequest, specOnly: boolean): Promise<Record<string, unknown>> {
+    if (request.byDocId) {
+      const found = await this.resources.getMany(request.ids);
+      return { documents: request.ids.map((id) => {
+        const doc = found.get(id);
+        return { doc_ID: id, document: isLive(doc) ? [presentDocument(doc, specOnly)] : null };
+      }) };
+    }
+    const found = await this.views.byResourceLocators(request.ids);
+    return { documents: request.ids.map((id) => {
+      const docs = found.get(id);
+      return { doc_ID: id, document: docs ? docs.map((doc) => presentDocument(doc, specOnly)) : null };
+    }) };
+  }
+
+  private async page(request: ObtainRequest, pageSize: number, specOnly: boolean): Promise<Record<string, unknown>> {
+    const service = request.idsOnly ? 'obtain:ids' : 'obtain:all';
+    const fingerprint = requestFingerprint({ idsOnly: request.idsOnly, pageSize });
+    let cursor: TimeKey | undefined;
+    let snapshot: TimeKey | undefined;
+    let returned = 0;
+    if (request.token !== undefined) {
+      const check = this.tokens.decode(request.token, service, fingerprint);
+      if (!check.ok) throw obtainError(`flow control error: ${check.reason}`);
+      cursor = check.payload.k as TimeKey;
+      snapshot = check.payload.x as TimeKey;
+      returned = check.payload.n;
+      const newest = await this.views.newestKey();
+      if (!newest || newest[0] !== snapshot[0] || newest[1] !== snapshot[1]) {
+        throw obtainError('flow control error: the stored documents changed since the first page; start again without a token');
+      }
+    }
+    const rows = await this.views.newestFirst(pageSize + 1, cursor, !request.idsOnly);
+    const page = rows.slice(0, pageSize);
+    const documents = page.map((row) => (request.idsOnly ? { doc_ID: row.id } : { doc_ID: row.id, document: [presentDocument(row.doc as StoredDoc, specOnly)] }));
+    const body: Record<string, unknown> = { documents };
+    const last = page[page.length - 1];
+    if (rows.length > pageSize && last) {
+      body.resumption_token = this.tokens.encode({ s: service, q: fingerprint, k: last.key, n: returned + page.length, x: snapshot ?? page[0]?.key });
+    } else if (request.token !== undefined) {
+      body.resumption_token = null; // the last portion of a paged result (spec rule 7)
+    }
+    return body;
+  }
+
+  private async *stream(first: Awaited<ReturnType<ObtainRepository['newestFirst']>>, limit: number, idsOnly: boolean, specOnly: boolean): AsyncGenerator<string> {
+    yield '{"documents":[';
+    let rows = first;
+    let sent = 0;
+    try {
+      while (rows.length > 0 && sent < limit) {
+        let chunk = '';
+        for (const row of rows) {
+          if (sent >= limit) break;
+          const entry = idsOnly ? { doc_ID: row.id } : { doc_ID: row.id, document: [presentDocument(row.doc as StoredDoc, specOnly)] };
+          chunk += (sent > 0 ? ',' : '') + JSON.stringify(entry);
+          sent += 1;
+        }
+        yield chunk;
+        const last = rows[rows.length - 1];
+        if (rows.length < STREAM_CHUNK || sent >= limit || !last) break;
+        rows = await this.views.newestFirst(Math.min(STREAM_CHUNK, limit - sent), last.key, !idsOnly);
+      }
+      yield ']}';
+    } catch (error) {
+      // The status line is sent already: close the JSON and report the failure in it, so the
+      // client never gets a truncated document or a silently short list.
+      const reason = error instanceof Error ? error.message : 'store error';
+      yield `],"OK":false,"error":${JSON.stringify(`the result is incomplete after ${sent} documents: ${reason}`)}}`;
+    }
+  }
+}

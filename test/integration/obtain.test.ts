@@ -1,0 +1,199 @@
+/** GET and POST /obtain (spec "Basic Obtain", "Flow-control states for obtain"). */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { loadStoredCorpus } from '../support/corpus.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+
+type Entry = { doc_ID: string; document?: Doc[] | null };
+type Page = { documents: Entry[]; resumption_token?: string | null };
+
+describe('Basic Obtain with flow control', () => {
+  let node: TestNode;
+  let corpus: Doc[];
+  const ALICE = { authorization: basicAuth('alice', 'alice-password-1') };
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { doc_limit: 25, id_limit: 40, flow_control: true, spec_kv_only: false } } } } });
+    corpus = await loadStoredCorpus(node, 1050);
+    await addAccount(node, 'alice', 'alice-password-1');
+  });
+  after(async () => node.stop());
+
+  const all = async (query: string): Promise<{ status: number; body: Page }> => {
+    const { status, body } = await getJson(`${node.url}/obtain${query}`);
+    return { status, body: body as unknown as Page };
+  };
+
+  it('pages through 1,050 documents newest first, with complete coverage and no duplicates', async () => {
+    const seen: string[] = [];
+    let token: string | null | undefined;
+    let pages = 0;
+    do {
+      const { status, body } = await all(token ? `?resumption_token=${encodeURIComponent(token)}` : '');
+      expect(status).to.equal(200);
+      expect(body.documents.length).to.be.at.most(25);
+      for (const entry of body.documents) {
+        seen.push(entry.doc_ID);
+        expect(entry.document?.[0]?.doc_ID).to.equal(entry.doc_ID);
+        expect(entry.document?.[0]).to.not.have.any.keys('_id', '_rev');
+      }
+      token = body.resumption_token;
+      pages += 1;
+    } while (token);
+    expect(pages).to.equal(42);
+    expect(new Set(seen).size).to.equal(1050);
+    expect(seen[0]).to.equal('doc-01049');
+    expect(seen[seen.length - 1]).to.equal('doc-00000');
+  });
+
+  it('the last page carries resumption_token null', async () => {
+    let body = (await all('?ids_only=T')).body;
+    while (body.resumption_token) body = (await all(`?ids_only=T&resumption_token=${encodeURIComponent(body.resumption_token)}`)).body;
+    expect(body).to.have.property('resumption_token', null);
+  });
+
+  it('ids_only pages by id_limit and returns IDs only', async () => {
+    const { body } = await all('?ids_only=T&request_ID=ignored');
+    expect(body.documents).to.have.length(40);
+    expect(body.documents[0]).to.deep.equal({ doc_ID: 'doc-01049' });
+    expect(body.resumption_token).to.be.a('string');
+  });
+
+  it('the same token may be repeated (error recovery) and gives the same page', async () => {
+    const first = (await all('')).body;
+    const token = encodeURIComponent(first.resumption_token as string);
+    const a = (await all(`?resumption_token=${token}`)).body;
+    const b = (await all(`?resumption_token=${token}`)).body;
+    expect(a.documents.map((d) => d.doc_ID)).to.deep.equal(b.documents.map((d) => d.doc_ID));
+    expect(a.documents[0]?.doc_ID).to.equal('doc-01024');
+  });
+
+  describe('flow control errors: HTTP 500, OK false', () => {
+    const expectFlowError = async (query: string, pattern: RegExp): Promise<void> => {
+      const { status, body } = await getJson(`${node.url}/obtain${query}`);
+      expect(status).to.equal(500);
+      expect(body.OK).to.equal(false);
+      expect(String(body.error)).to.match(/^flow control error: /).and.to.match(pattern);
+    };
+    it('a junk token (or a token on a first call)', async () => { await expectFlowError('?resumption_token=junk', /not one this node issued/); });
+    it('a modified token', async () => {
+      const token = (await all('')).body.resumption_token as string;
+      const [payload, mac] = token.split('.');
+      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload as string, 'base64url').toString()), k: ['2099-01-01', 'x'] })).toString('base64url');
+      await expectFlowError(`?resumption_token=${forged}.${mac}`, /modified/);
+    });
+    it('a token with other parameters than it was issued for', async () => {
+      const token = (await all('')).body.resumption_token as string;
+      await expectFlowError(`?ids_only=T&resumption_token=${encodeURIComponent(token)}`, /another request|other request/);
+    });
+    it('a token continuing a request with IDs', async () => {
+      const token = (await all('')).body.resumption_token as string;
+      const { status, body } = await postJson(`${node.url}/obtain`, { request_IDs: ['doc-00001'], by_doc_ID: true, resumption_token: token });
+      expect(status).to.equal(500);
+      expect(body.error).to.match(/^flow control error/);
+    });
+    it('a document published between two page requests breaks the sequence', async () => {
+      const token = (await all('')).body.resumption_token as string;
+      const published = await postJson(`${node.url}/publish`, { documents: [{ ...nsdlDocs(1)[0], doc_ID: 'between-pages' }] }, ALICE);
+      expect((published.body.document_results as { OK: boolean }[])[0]?.OK).to.equal(true);
+      await expectFlowError(`?resumption_token=${encodeURIComponent(token)}`, /changed since the first page/);
+      const fresh = (await all('')).body;
+      expect(fresh.documents[0]?.doc_ID).to.equal('between-pages');
+    });
+  });
+
+  describe('requests with IDs', () => {
+    it('by_resource_ID (the default) returns every live document of the locator, aligned 1:1, null when unknown', async () => {
+      const { status, body } = await postJson(`${node.url}/obtain`, { request_IDs: ['http://example.org/r/7', 'http://nowhere.example/', 'http://example.org/r/8'] });
+      expect(status).to.equal(200);
+      const docs = (body as unknown as Page).documents;
+      expect(docs.map((d) => d.doc_ID)).to.deep.equal(['http://example.org/r/7', 'http://nowhere.example/', 'http://example.org/r/8']);
+      expect(docs[0]?.document?.map((d) => d.doc_ID)).to.deep.equal(['doc-00007', 'doc-00407', 'doc-00807']);
+      expect(docs[1]?.document).to.equal(null);
+      expect(body).to.not.have.property('resumption_token');
+    });
+
+    it('GET with request_ID (and request_id) and by_doc_ID=T', async () => {
+      for (const name of ['request_ID', 'request_id']) {
+        const { body } = await all(`?${name}=doc-00003&by_doc_ID=T`);
+        expect(body.documents).to.have.length(1);
+        expect(body.documents[0]?.document?.[0]?.doc_ID).to.equal('doc-00003');
+      }
+      expect((await all('?request_ID=doc-00003&by_doc_ID=true')).body.documents[0]?.document).to.have.length(1);
+      expect((await all('?request_ID=missing&by_doc_ID=T')).body.documents[0]?.document).to.equal(null);
+    });
+
+    it('both flags true is an error', async () => {
+      const { status, body } = await getJson(`${node.url}/obtain?request_ID=x&by_doc_ID=T&by_resource_ID=T`);
+      expect(status).to.equal(500);
+      expect(body).to.deep.equal({ OK: false, error: 'by_doc_ID and by_resource_ID cannot both be true' });
+    });
+
+    it('bad booleans and unknown arguments are errors', async () => {
+      expect((await getJson(`${node.url}/obtain?by_doc_ID=maybe`)).body.error).to.match(/by_doc_ID must be T or F/);
+      expect((await getJson(`${node.url}/obtain?colour=red`)).body.error).to.match(/unknown argument colour/);
+      expect((await postJson(`${node.url}/obtain`, { request_IDs: 'x' })).body.error).to.match(/request_IDs must be an array/);
+      expect((await postJson(`${node.url}/obtain`, '{bad')).status).to.equal(500);
+    });
+
+    it('tombstoned, marked and deletion documents are never returned; a replaced doc_ID gives null', async () => {
+      const db = node.couch.use(node.names.resourceData);
+      const [a, b] = await Promise.all([db.get('doc-00010'), db.get('doc-00011')]) as unknown as Doc[];
+      await db.bulk({ docs: [
+        { _id: 'doc-00010', _rev: a?._rev, doc_type: 'tombstone', doc_ID: 'doc-00010', replaced_by: { doc_ID: 'x' } },
+        { ...b, node_deleted: '2024-01-01T00:00:00.000000Z' },
+      ] });
+      const { body } = await postJson(`${node.url}/obtain`, { request_IDs: ['doc-00010', 'doc-00011', 'doc-00012'], by_doc_ID: true });
+      expect((body as unknown as Page).documents.map((d) => d.document === null)).to.deep.equal([true, true, false]);
+      const locator = await postJson(`${node.url}/obtain`, { request_IDs: ['http://example.org/r/10'] });
+      expect((locator.body as unknown as Page).documents[0]?.document?.map((d) => d.doc_ID)).to.deep.equal(['doc-00410', 'doc-00810']);
+      expect(corpus).to.have.length(1050);
+    });
+  });
+});
+
+describe('Basic Obtain without flow control', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { flow_control: false, spec_kv_only: true } } } } });
+    await loadStoredCorpus(node, 1200, { extra: (i) => ({ X_local_note: `note ${i}` }) });
+  });
+  after(async () => node.stop());
+
+  it('streams ALL documents as one valid JSON object, with no token', async () => {
+    const response = await fetch(`${node.url}/obtain`);
+    expect(response.status).to.equal(200);
+    const body = JSON.parse(await response.text()) as Page;
+    expect(body.documents).to.have.length(1200);
+    expect(body).to.not.have.property('resumption_token');
+    expect(new Set(body.documents.map((d) => d.doc_ID)).size).to.equal(1200);
+  });
+
+  it('spec_kv_only returns only the specification\'s key-value pairs', async () => {
+    const { body } = await getJson(`${node.url}/obtain?request_ID=doc-00001&by_doc_ID=T`);
+    const doc = (body as unknown as Page).documents[0]?.document?.[0] as Doc;
+    expect(doc).to.include.keys('doc_ID', 'resource_data', 'node_timestamp');
+    expect(doc).to.not.have.any.keys('X_local_note', 'publishing_node', '_id', '_rev');
+  });
+
+  it('a token when flow control is off is a flow control error', async () => {
+    const { status, body } = await getJson(`${node.url}/obtain?resumption_token=abc`);
+    expect(status).to.equal(500);
+    expect(body.error).to.match(/^flow control error: this node does not support flow control/);
+  });
+});
+
+describe('Basic Obtain ALL limits', () => {
+  it('doc_limit without flow control returns the most recent documents; 0 makes ALL invalid', async () => {
+    const node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { flow_control: false, doc_limit: 5, id_limit: 0 } } } } });
+    try {
+      await loadStoredCorpus(node, 30);
+      const { body } = await getJson(`${node.url}/obtain`);
+      expect((body as unknown as Page).documents.map((d) => d.doc_ID)).to.deep.equal(['doc-00029', 'doc-00028', 'doc-00027', 'doc-00026', 'doc-00025']);
+      const ids = await getJson(`${node.url}/obtain?ids_only=T`);
+      expect(ids.status).to.equal(500);
+      expect(ids.body.error).to.match(/does not serve ALL requests/);
+    } finally {
+      await node.stop();
+    }
+  });
+});
