@@ -31,6 +31,16 @@ export function requestFingerprint(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
+/** The payload of a token WITHOUT checking it: only for starting reads early; decode() before use. */
+export function peekPayload(token: unknown): TokenPayload | undefined {
+  if (typeof token !== 'string' || token.length > 4096) return undefined;
+  try {
+    return JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as TokenPayload;
+  } catch {
+    return undefined;
+  }
+}
+
 export class TokenCodec {
   private readonly key: Buffer;
 

@@ -14,7 +14,7 @@
 import type { ObtainRepository, TimeKey } from '../../storage/obtain-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
-import { requestFingerprint, type TokenCodec } from '../../domain/resumption-token.js';
+import { peekPayload, requestFingerprint, type TokenCodec } from '../../domain/resumption-token.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { obtainError, type ObtainRequest } from './obtain-request.js';
 import { presentDocument } from './present.js';
@@ -25,6 +25,10 @@ const DEFAULT_PAGE = { documents: 100, ids: 1000 };
 export type ObtainResponse =
   | { kind: 'object'; body: Record<string, unknown> }
   | { kind: 'stream'; chunks: AsyncGenerator<string> };
+
+interface Prefetched { cursor: TimeKey; size: number; newest: Promise<TimeKey | undefined>; rows: ReturnType<ObtainRepository['newestFirst']> }
+
+const sameKey = (a: TimeKey, b: TimeKey): boolean => a[0] === b[0] && a[1] === b[1];
 
 const isLive = (doc: StoredDoc | undefined): doc is StoredDoc =>
   doc !== undefined && doc.doc_type === 'resource_data' && !doc.node_deleted && doc.payload_placement !== 'none';
@@ -38,6 +42,9 @@ export class ObtainService {
   ) {}
 
   async obtain(request: ObtainRequest): Promise<ObtainResponse> {
+    // A continuation page needs the settings, the newest key and the page rows: the last two only
+    // depend on the token, so all three are read at once (the token is verified before use).
+    const prefetched = request.token !== undefined && (request.ids.length === 0 || request.idsOnly) ? this.prefetch(request) : undefined;
     const description = await this.settings.of('obtain');
     const data = description.service_data ?? {};
     const flowControl = data.flow_control === true;
@@ -50,7 +57,7 @@ export class ObtainService {
     }
     const limit = numberSetting(data, request.idsOnly ? 'id_limit' : 'doc_limit');
     if (limit === 0) throw obtainError(`this node does not serve ALL requests (service_data.${request.idsOnly ? 'id_limit' : 'doc_limit'} is 0)`);
-    if (flowControl) return { kind: 'object', body: await this.page(request, limit ?? (request.idsOnly ? DEFAULT_PAGE.ids : DEFAULT_PAGE.documents), specOnly) };
+    if (flowControl) return { kind: 'object', body: await this.page(request, limit ?? (request.idsOnly ? DEFAULT_PAGE.ids : DEFAULT_PAGE.documents), specOnly, prefetched) };
     // Without flow control: the most recent `limit` documents, or all when no limit is stated.
     const first = await this.views.newestFirst(Math.min(STREAM_CHUNK, limit ?? STREAM_CHUNK), undefined, !request.idsOnly);
     return { kind: 'stream', chunks: this.stream(first, limit ?? Number.POSITIVE_INFINITY, request.idsOnly, specOnly) };
@@ -71,7 +78,23 @@ export class ObtainService {
     }) };
   }
 
-  private async page(request: ObtainRequest, pageSize: number, specOnly: boolean): Promise<Record<string, unknown>> {
+  private prefetch(request: ObtainRequest): Prefetched | undefined {
+    const payload = peekPayload(request.token);
+    const state = payload?.x as { top?: TimeKey; size?: number } | undefined;
+    if (!payload || !Array.isArray(payload.k) || typeof state?.size !== 'number' || state.size < 1 || state.size > 10000) return undefined;
+    const prefetched: Prefetched = {
+      cursor: payload.k as TimeKey,
+      size: state.size,
+      newest: this.views.newestKey(),
+      rows: this.views.newestFirst(state.size + 1, payload.k as TimeKey, !request.idsOnly),
+    };
+    // Failures surface when awaited; never as unhandled rejections if the token turns out invalid.
+    prefetched.newest.catch(() => undefined);
+    prefetched.rows.catch(() => undefined);
+    return prefetched;
+  }
+
+  private async page(request: ObtainRequest, pageSize: number, specOnly: boolean, prefetched: Prefetched | undefined): Promise<Record<string, unknown>> {
     const service = request.idsOnly ? 'obtain:ids' : 'obtain:all';
     const fingerprint = requestFingerprint({ idsOnly: request.idsOnly, pageSize });
     let cursor: TimeKey | undefined;
@@ -81,20 +104,22 @@ export class ObtainService {
       const check = this.tokens.decode(request.token, service, fingerprint);
       if (!check.ok) throw obtainError(`flow control error: ${check.reason}`);
       cursor = check.payload.k as TimeKey;
-      snapshot = check.payload.x as TimeKey;
+      snapshot = (check.payload.x as { top: TimeKey }).top;
       returned = check.payload.n;
-      const newest = await this.views.newestKey();
-      if (!newest || newest[0] !== snapshot[0] || newest[1] !== snapshot[1]) {
+      const usable = prefetched && prefetched.size === pageSize && sameKey(prefetched.cursor, cursor) ? prefetched : undefined;
+      if (!usable) prefetched = undefined;
+      const newest = await (usable ? usable.newest : this.views.newestKey());
+      if (!newest || !snapshot || !sameKey(newest, snapshot)) {
         throw obtainError('flow control error: the stored documents changed since the first page; start again without a token');
       }
     }
-    const rows = await this.views.newestFirst(pageSize + 1, cursor, !request.idsOnly);
+    const rows = await (prefetched ? prefetched.rows : this.views.newestFirst(pageSize + 1, cursor, !request.idsOnly));
     const page = rows.slice(0, pageSize);
     const documents = page.map((row) => (request.idsOnly ? { doc_ID: row.id } : { doc_ID: row.id, document: [presentDocument(row.doc as StoredDoc, specOnly)] }));
     const body: Record<string, unknown> = { documents };
     const last = page[page.length - 1];
     if (rows.length > pageSize && last) {
-      body.resumption_token = this.tokens.encode({ s: service, q: fingerprint, k: last.key, n: returned + page.length, x: snapshot ?? page[0]?.key });
+      body.resumption_token = this.tokens.encode({ s: service, q: fingerprint, k: last.key, n: returned + page.length, x: { top: snapshot ?? page[0]?.key, size: pageSize } });
     } else if (request.token !== undefined) {
       body.resumption_token = null; // the last portion of a paged result (spec rule 7)
     }
