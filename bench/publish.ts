@@ -1,0 +1,86 @@
+/**
+ * bench/publish: documents per second through POST /publish (batches of 100 and 1000 realistic,
+ * unsigned documents, default policy, Basic credentials) versus raw _bulk_docs of the same
+ * documents in the same stored shape on the same server, in the same run; then the rate with
+ * signature verification on (documents signed by one key, fetched from a loopback key server).
+ *   BENCH_DOCS=20000 (per measurement)
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startBenchNode, basicAuthHeader, report, round } from './support.js';
+import { generateDocument, loadTemplates } from './generate.js';
+import { nodeTimestamp } from '../src/domain/timestamps.js';
+import { AccountRepository } from '../src/storage/account-repository.js';
+import { hashPassword } from '../src/domain/password.js';
+import { generateNodeKeyPair, signEnvelope } from '../src/domain/signature/lr-pgp.js';
+
+const TOTAL = Number(process.env.BENCH_DOCS ?? 20000);
+const templates = loadTemplates();
+type Doc = Record<string, unknown>;
+
+async function withAccount(node: Awaited<ReturnType<typeof startBenchNode>>): Promise<string> {
+  const now = new Date().toISOString();
+  await new AccountRepository(node.couch, node.names).create({ name: 'bench', roles: ['publisher'], submitter: 'bench', disabled: false, password: await hashPassword('bench-password-1'), created: now, updated: now });
+  return basicAuthHeader('bench', 'bench-password-1');
+}
+
+async function publishAll(url: string, auth: string, docs: Doc[], batch: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < docs.length; i += batch) {
+    const response = await fetch(`${url}/publish`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ documents: docs.slice(i, i + batch) }) });
+    const body = await response.json() as { OK: boolean; document_results: { OK: boolean; error?: string }[] };
+    const failed = body.document_results?.find((r) => !r.OK);
+    if (!body.OK || failed) throw new Error(`publish failed: ${JSON.stringify(failed ?? body).slice(0, 300)}`);
+  }
+  return docs.length / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+async function rawBulk(node: Awaited<ReturnType<typeof startBenchNode>>, docs: Doc[], batch: number): Promise<number> {
+  const db = node.couch.use(node.names.resourceData);
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < docs.length; i += batch) {
+    const stamp = nodeTimestamp(new Date());
+    await db.bulk({ docs: docs.slice(i, i + batch).map((doc) => ({ ...doc, _id: doc.doc_ID, publish_node: 'raw', publishing_node: 'raw', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp })) });
+  }
+  return docs.length / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+const corpus = (offset: number): Doc[] => Array.from({ length: TOTAL }, (_, i) => generateDocument(offset + i, templates, true));
+
+const results: Record<string, { ours: number; raw: number }> = {};
+const node = await startBenchNode();
+try {
+  const auth = await withAccount(node);
+  let offset = 0;
+  for (const batch of [100, 1000]) {
+    const raw = await rawBulk(node, corpus(offset), batch);
+    offset += TOTAL;
+    const ours = await publishAll(node.url, auth, corpus(offset), batch);
+    offset += TOTAL;
+    results[batch] = { ours, raw };
+    process.stdout.write(`batches of ${batch}: publish ${round(ours)} docs/s, raw _bulk_docs ${round(raw)} docs/s, ratio ${round(ours / raw, 2)}\n`);
+  }
+} finally {
+  await node.close();
+}
+
+// Signature verification on: documents signed by one key, whose public key a loopback server serves.
+const keys = await generateNodeKeyPair('bench signer', 'bench@example.org');
+const keyServer = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(keys.publicKeyArmored); });
+await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
+const keyUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/key`;
+const verifying = await startBenchNode({ policy: { verify_signatures: true, allow_private_fetch: true } });
+try {
+  const auth = await withAccount(verifying);
+  const count = Math.min(TOTAL, 5000);
+  const signed: Doc[] = [];
+  for (let i = 0; i < count; i += 1) signed.push(await signEnvelope(generateDocument(10_000_000 + i, templates, true), keys.privateKeyArmored, undefined, [keyUrl]));
+  const rate = await publishAll(verifying.url, auth, signed, 100);
+  process.stdout.write(`with signature verification (batches of 100, ${count} signed documents): ${round(rate)} docs/s\n`);
+} finally {
+  await verifying.close();
+  keyServer.close();
+}
+
+const main = results[1000] as { ours: number; raw: number };
+report('publish', main.ours, main.raw, 'docs/s');
