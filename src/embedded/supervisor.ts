@@ -34,6 +34,8 @@ async function freePort(): Promise<number> {
 
 export class EmbeddedCouch {
   private child: ChildProcess | undefined;
+  /** True from the child's "listening" message until it exits. */
+  private listening = false;
   private port = 0;
   private stopping = false;
   private restarts = 0;
@@ -63,7 +65,7 @@ export class EmbeddedCouch {
 
   /** Resolves once the (re)started child listens again; used by tests of recovery. */
   whenRunning(): Promise<void> {
-    if (this.child && this.child.connected) return Promise.resolve();
+    if (this.listening && this.child?.exitCode === null && this.child.signalCode === null) return Promise.resolve();
     return new Promise((resolve) => this.startWaiters.add(resolve));
   }
 
@@ -83,6 +85,7 @@ export class EmbeddedCouch {
       child.on('message', (message: { type?: string; message?: string }) => {
         if (message.type === 'listening') {
           listening = true;
+          this.listening = true;
           this.options.logger.info({ port: this.port, storePid: child.pid }, 'embedded store listening');
           for (const waiter of this.startWaiters) waiter();
           this.startWaiters.clear();
@@ -90,7 +93,10 @@ export class EmbeddedCouch {
         }
       });
       child.on('exit', (code, signal) => {
-        if (this.child === child) this.child = undefined;
+        if (this.child === child) {
+          this.child = undefined;
+          this.listening = false;
+        }
         if (!listening) {
           reject(new Error(`embedded store failed to start (exit ${code ?? signal}): ${stderrTail.trim().split('\n').slice(-3).join(' ')}`));
           return;

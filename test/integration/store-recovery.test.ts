@@ -13,8 +13,13 @@ describe('supervisor of the embedded store', () => {
     const embedded = node.embedded as EmbeddedCouch;
     const pid = embedded.pid as number;
     const url = embedded.url;
+    const exited = new Promise((resolve) => { const check = setInterval(() => { try { process.kill(pid, 0); } catch { clearInterval(check); resolve(undefined); } }, 5); });
     process.kill(pid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await exited;
+    // The supervisor waits 200 ms before restarting: meanwhile the node answers 503 JSON.
+    const down = await getJson(`${node.url}/status`);
+    expect(down.status).to.equal(503);
+    expect(down.body.OK).to.equal(false);
     await embedded.whenRunning();
     expect(embedded.pid).to.not.equal(pid);
     expect(embedded.restartCount).to.equal(1);
