@@ -355,6 +355,15 @@ describe('embedded store crash matrix (express-pouchdb error paths)', function (
     });
   });
 
+  describe('anonymous DELETE /_replicator and GET /_all_dbs', () => {
+    it('are refused with 401 by the gate (express-pouchdb alone would allow both)', async () => {
+      expectCouchError(await request('GET', '/_all_dbs', { auth: '' }), [401], 'unauthorized');
+      expectCouchError(await request('DELETE', '/_replicator', { auth: '' }), [401], 'unauthorized');
+      expect((await request('GET', '/_replicator')).status).to.equal(200);
+      await expectStillRunning();
+    });
+  });
+
   describe('POST /_replicate with an unreachable source or target', () => {
     it('answers 404 db_not_found for an unreachable source', async () => {
       const answer = await request('POST', '/_replicate', {
