@@ -27,3 +27,54 @@ export function round(value: number, digits = 1): number {
 export function report(name: string, ours: number, raw: number, unit: string): void {
   process.stdout.write(`${name}: ${round(ours)} ${unit}, raw ${round(raw)} ${unit}, ratio ${round(ours / raw, 2)}\n`);
 }
+
+/** Writes `total` generated documents in the stored shape (as publish stores them) with raw _bulk_docs. */
+export async function loadBenchCorpus(node: RunningNode, total: number, stepMs = 1000): Promise<void> {
+  const { generateDocument, loadTemplates } = await import('./generate.js');
+  const { nodeTimestamp } = await import('../src/domain/timestamps.js');
+  const templates = loadTemplates();
+  const start = Date.parse('2020-01-01T00:00:00Z');
+  const db = node.couch.use(node.names.resourceData);
+  for (let i = 0; i < total; i += 1000) {
+    const docs = [];
+    for (let j = i; j < Math.min(i + 1000, total); j += 1) {
+      const doc = generateDocument(j, templates, true);
+      const stamp = nodeTimestamp(new Date(start + j * stepMs));
+      docs.push({ ...doc, _id: doc.doc_ID, publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp });
+    }
+    await db.bulk({ docs });
+  }
+}
+
+export const secondsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
+
+/** Follows resumption tokens from `first` until the last page; returns the entries seen and the time. */
+export async function followTokens(url: (token: string | undefined) => string): Promise<{ count: number; seconds: number }> {
+  const started = process.hrtime.bigint();
+  let count = 0;
+  let token: string | undefined;
+  do {
+    const body = await (await fetch(url(token))).json() as { documents: unknown[]; resumption_token?: string | null };
+    count += body.documents.length;
+    token = body.resumption_token ?? undefined;
+  } while (token);
+  return { count, seconds: secondsSince(started) };
+}
+
+/** Keyset pages of one view range with include_docs: the raw CouchDB read the services are measured against. */
+export async function rawViewPages(node: RunningNode, ddoc: string, view: string, page: number, range: { startkey?: unknown; endkey?: unknown; descending?: boolean }): Promise<{ count: number; seconds: number }> {
+  const db = node.couch.use(node.names.resourceData);
+  const started = process.hrtime.bigint();
+  let count = 0;
+  let startkey: unknown = range.startkey;
+  let continuing = false;
+  for (;;) {
+    const result = await db.view(ddoc, view, { include_docs: true, limit: page + (continuing ? 1 : 0), ...(range.descending ? { descending: true } : {}), ...(startkey !== undefined ? { startkey } : {}), ...(range.endkey !== undefined ? { endkey: range.endkey } : {}) });
+    const rows = continuing ? result.rows.slice(1) : result.rows;
+    count += rows.length;
+    if (rows.length < page) break;
+    startkey = rows[rows.length - 1]?.key;
+    continuing = true;
+  }
+  return { count, seconds: secondsSince(started) };
+}

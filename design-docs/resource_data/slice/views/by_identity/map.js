@@ -1,0 +1,24 @@
+function (doc) {
+  // Slice by identity (spec "Slice (optional)": matches submitter, curator, owner or signer),
+  // keyed [identity lower-cased and trimmed, node_timestamp, id_key], so identity + from/until is
+  // one range query. Each distinct identity value is emitted once per document, so a document
+  // whose submitter is also its owner is not returned twice. Live documents only, as in by_date;
+  // id_key is explained there (4 hex digits per UTF-16 unit of the doc_ID).
+  if (doc.doc_type !== 'resource_data' || Object.prototype.hasOwnProperty.call(doc, 'node_deleted')) return;
+  if (doc.payload_placement === 'none' || typeof doc.node_timestamp !== 'string') return;
+  var identity = doc.identity;
+  if (!identity || typeof identity !== 'object') return;
+  var idKey = '';
+  for (var i = 0; i < doc._id.length; i++) idKey += ('000' + doc._id.charCodeAt(i).toString(16)).slice(-4);
+  var fields = ['submitter', 'curator', 'owner', 'signer'];
+  var seen = {};
+  for (var f = 0; f < fields.length; f++) {
+    var value = identity[fields[f]];
+    if (typeof value !== 'string') continue;
+    var name = value.trim().toLowerCase();
+    // The "$" prefix keeps names such as "__proto__" from touching the object's prototype.
+    if (name.length === 0 || seen['$' + name]) continue;
+    seen['$' + name] = true;
+    emit([name, doc.node_timestamp, idKey], null);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The arguments of GET /slice (spec "Slice (optional)"), checked and normalised. The spec leaves
+ * the error form of slice open ("HTTP status codes for ... slice ...: not shown"); every bad
+ * argument is a 400 `{"OK": false, "error": ...}` naming the argument, so a client can fix it.
+ */
+import { badRequest } from '../../errors/app-error.js';
+
+export interface SliceArgs {
+  /** Lower-cased and trimmed, as the by_identity view keys it. */
+  identity: string | undefined;
+  /** Lower-cased, trimmed, distinct and sorted, as the by_tag view keys them. */
+  tags: string[];
+  /** YYYY-MM-DD, inclusive. */
+  from: string | undefined;
+  /** YYYY-MM-DD, exclusive. */
+  until: string | undefined;
+  idsOnly: boolean;
+  resumptionToken: string | undefined;
+}
+
+const KNOWN = new Set(['identity', 'any_tags', 'from', 'until', 'ids_only', 'resumption_token']);
+
+/** Each tag is one range read per page; more than this is refused rather than fanned out. */
+export const MAX_TAGS = 20;
+
+type Query = Record<string, string | string[] | undefined>;
+
+function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badRequest(`${name} is given more than once`);
+  return value;
+}
+
+function day(query: Query, name: string): string | undefined {
+  const value = single(query, name);
+  if (value === undefined) return undefined;
+  const parsed = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
+  // Round-tripping rejects dates that do not exist (2023-02-30), which Date would roll over.
+  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
+    throw badRequest(`${name} must be a date YYYY-MM-DD (day granularity), got "${value.slice(0, 40)}"`);
+  }
+  return value;
+}
+
+function bool(query: Query, name: string): boolean {
+  const value = single(query, name);
+  if (value === undefined) return false;
+  const lower = value.toLowerCase();
+  if (lower === 't' || lower === 'true') return true;
+  if (lower === 'f' || lower === 'false') return false;
+  throw badRequest(`${name} must be T, F, true or false, got "${value.slice(0, 40)}"`);
+}
+
+export function parseSliceArgs(query: Query): SliceArgs {
+  const unknown = Object.keys(query).filter((name) => !KNOWN.has(name));
+  if (unknown.length > 0) throw badRequest(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).map((name) => name.slice(0, 40)).join(', ')}`);
+  const rawIdentity = single(query, 'identity');
+  const identity = rawIdentity?.trim().toLowerCase();
+  if (identity !== undefined && identity.length === 0) throw badRequest('identity is empty');
+  // any_tags is a comma-separated list; repeating the argument adds to the list.
+  const rawTags = query.any_tags;
+  const pieces = (Array.isArray(rawTags) ? rawTags : rawTags === undefined ? [] : [rawTags]).flatMap((value) => value.split(','));
+  const tags = [...new Set(pieces.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0))].sort();
+  if (rawTags !== undefined && tags.length === 0) throw badRequest('any_tags is empty');
+  if (tags.length > MAX_TAGS) throw badRequest(`any_tags has ${tags.length} tags, at most ${MAX_TAGS} are allowed`);
+  const from = day(query, 'from');
+  const until = day(query, 'until');
+  if (from !== undefined && until !== undefined && from > until) throw badRequest(`from (${from}) is after until (${until})`);
+  const resumptionToken = single(query, 'resumption_token');
+  if (resumptionToken !== undefined && resumptionToken.length === 0) throw badRequest('resumption_token is empty');
+  return { identity, tags, from, until, idsOnly: bool(query, 'ids_only'), resumptionToken };
+}

@@ -1,0 +1,32 @@
+/** GET /slice (spec "Slice (optional)"): settings and arguments, then the use case. */
+import Router from '@koa/router';
+import type { NodeState } from '../../http/context.js';
+import type { Authenticator } from '../../http/auth.js';
+import { ServiceSettings, numberSetting, requiresBasicAuth } from '../service-settings.js';
+import { parseSliceArgs } from './slice-args.js';
+import type { SliceLimits, SliceService } from './slice.service.js';
+
+/** The schema's defaults, for a service description edited in CouchDB without them. */
+const DEFAULT_DOC_LIMIT = 100;
+const DEFAULT_ID_LIMIT = 1000;
+
+const positive = (value: number | undefined, fallback: number): number => (value !== undefined && value >= 1 ? Math.floor(value) : fallback);
+
+export function sliceRoutes(service: SliceService, settings: ServiceSettings, auth: Authenticator): Router<NodeState> {
+  const router = new Router<NodeState>();
+  router.get('/slice', async (ctx) => {
+    // Read at each call: limits changed in the service description apply without a restart.
+    const description = await settings.of('slice');
+    if (requiresBasicAuth(description)) await auth.require(ctx.get('authorization'), 'publisher');
+    const args = parseSliceArgs(ctx.query);
+    const data = description.service_data;
+    const limits: SliceLimits = {
+      docLimit: positive(numberSetting(data, 'doc_limit'), DEFAULT_DOC_LIMIT),
+      idLimit: positive(numberSetting(data, 'id_limit'), DEFAULT_ID_LIMIT),
+      // Without flow control a slice is one limited page and never carries a token.
+      flowControl: data?.flow_control !== false,
+    };
+    ctx.body = await service.slice(args, limits);
+  });
+  return router;
+}

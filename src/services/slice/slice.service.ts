@@ -1,0 +1,170 @@
+/**
+ * Slice (spec "Slice (optional)"): live documents by identity, tags and a day range, ANDed, in
+ * (node_timestamp, doc_ID) order, paged by keyset with resumption tokens (spec "Limits": "the
+ * node administrator MAY limit results, which triggers resumption_token").
+ *
+ * Every criterion is a range read of a view keyed [criterion, node_timestamp, id_key]; several
+ * tags are a union of ranges merged in that order; identity AND tags reads the more selective
+ * index and filters by the other. Nothing scans the whole store unless no criterion is given.
+ */
+import type { TokenCodec } from '../../domain/resumption-token.js';
+import { requestFingerprint } from '../../domain/resumption-token.js';
+import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
+import { badRequest } from '../../errors/app-error.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import { compareRows, type SliceBounds, type SliceIndexKey, type SliceRepository, type SliceRow } from '../../storage/slice-repository.js';
+import type { SliceArgs } from './slice-args.js';
+import { identitiesOf, isLive, tagsOf } from './slice-match.js';
+
+export interface SliceLimits { docLimit: number; idLimit: number; flowControl: boolean }
+
+export interface SliceEntry { doc_ID: string; resource_data_description?: Record<string, unknown> }
+
+export interface SliceResponse {
+  replyStart: string;
+  /** Index keys (view ranges) this page was read from: 1 for identity or date only, one per tag. */
+  keyCount: number;
+  documents: SliceEntry[];
+  resultCount: number;
+  replyEnd: string;
+  resumption_token?: string;
+}
+
+type Via = 'identity' | 'tags';
+
+/** Token state beyond the cursor: the fixed end bound and, for identity AND tags, the index chosen. */
+interface TokenExtra { end: string; via?: Via }
+
+/** Rows read per index key to compare selectivity (limit K, no documents). */
+const ESTIMATE_K = 200;
+/** A filtered page reads at most this many index rows, then returns what it has with a token. */
+const SCAN_BUDGET = 2000;
+
+const SERVICE = 'slice';
+
+export class SliceService {
+  constructor(private readonly repo: SliceRepository, private readonly tokens: TokenCodec, private readonly clock: Clock) {}
+
+  async slice(args: SliceArgs, limits: SliceLimits): Promise<SliceResponse> {
+    const replyStart = this.clock().toISOString();
+    const fingerprint = requestFingerprint([args.identity ?? null, args.tags, args.from ?? null, args.until ?? null, args.idsOnly]);
+    const resumed = args.resumptionToken === undefined ? undefined : this.resume(args.resumptionToken, fingerprint, limits);
+    // A high-water mark fixed on the first page ends every later page too: documents published
+    // (or republished, which moves them) while a client pages are not chased, so paging ends.
+    const hwm = nodeTimestamp(this.clock());
+    const end = resumed?.extra.end ?? (args.until !== undefined && args.until <= hwm ? args.until : hwm);
+    const bounds: SliceBounds = { from: args.from, end };
+    const pageSize = Math.max(1, args.idsOnly ? limits.idLimit : limits.docLimit);
+
+    let via: Via | undefined;
+    let indexes: SliceIndexKey[];
+    const identityKey: SliceIndexKey[] = args.identity === undefined ? [] : [{ view: 'by_identity', prefix: [args.identity] }];
+    const tagKeys: SliceIndexKey[] = args.tags.map((tag) => ({ view: 'by_tag', prefix: [tag] }));
+    if (identityKey.length > 0 && tagKeys.length > 0) {
+      via = resumed?.extra.via ?? await this.moreSelective(identityKey, tagKeys, bounds, resumed?.cursor);
+      indexes = via === 'identity' ? identityKey : tagKeys;
+    } else {
+      indexes = identityKey.length > 0 ? identityKey : tagKeys.length > 0 ? tagKeys : [{ view: 'by_date', prefix: [] }];
+    }
+
+    const page = via === undefined
+      ? await this.plainPage(indexes, bounds, resumed?.cursor, pageSize, args.idsOnly)
+      : await this.filteredPage(indexes, bounds, resumed?.cursor, pageSize, this.otherCriterion(via, args), limits.flowControl);
+
+    let token: string | undefined;
+    if (page.next && limits.flowControl) {
+      const extra: TokenExtra = via === undefined ? { end } : { end, via };
+      token = this.tokens.encode({ s: SERVICE, q: fingerprint, k: [page.next.ts, page.next.id], n: (resumed?.count ?? 0) + page.entries.length, x: extra });
+    }
+    return {
+      replyStart,
+      keyCount: indexes.length,
+      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: withoutCouchFields(entry.doc) })),
+      resultCount: page.entries.length,
+      replyEnd: this.clock().toISOString(),
+      ...(token === undefined ? {} : { resumption_token: token }),
+    };
+  }
+
+  private resume(token: string, fingerprint: string, limits: SliceLimits): { cursor: SliceRow; count: number; extra: TokenExtra } {
+    if (!limits.flowControl) throw badRequest('flow control error: this node does not page slice results, so a resumption_token is not accepted');
+    const check = this.tokens.decode(token, SERVICE, fingerprint);
+    if (!check.ok) throw badRequest(`flow control error: ${check.reason}`);
+    const { k, n, x } = check.payload;
+    const extra = x as Partial<TokenExtra> | undefined;
+    if (!Array.isArray(k) || typeof k[0] !== 'string' || typeof k[1] !== 'string' || typeof n !== 'number' || typeof extra?.end !== 'string') {
+      throw badRequest('flow control error: the resumption token is damaged');
+    }
+    return { cursor: { ts: k[0], id: k[1] }, count: n, extra: { end: extra.end, ...(extra.via === 'identity' || extra.via === 'tags' ? { via: extra.via } : {}) } };
+  }
+
+  /** Rows of the union of the index keys after the cursor, merged and deduplicated, at most `limit`. */
+  private async union(indexes: SliceIndexKey[], bounds: SliceBounds, after: SliceRow | undefined, limit: number): Promise<SliceRow[]> {
+    // Each range's first `limit` rows suffice: a row among the union's first `limit` has fewer
+    // than `limit` rows before it in its own range.
+    const ranges = await Promise.all(indexes.map((index) => this.repo.rowsAfter(index, bounds, after, limit)));
+    const merged = ranges.flat().sort(compareRows);
+    return merged.filter((row, i) => i === 0 || merged[i - 1]?.id !== row.id).slice(0, limit);
+  }
+
+  /** Cheap selectivity estimate: up to K keys of each side (no documents); the smaller side wins, identity on a tie. */
+  private async moreSelective(identity: SliceIndexKey[], tags: SliceIndexKey[], bounds: SliceBounds, after: SliceRow | undefined): Promise<Via> {
+    const [byIdentity, ...byTag] = await Promise.all([...identity, ...tags].map((index) => this.repo.rowsAfter(index, bounds, after, ESTIMATE_K)));
+    const tagRows = byTag.reduce((sum, rows) => sum + rows.length, 0);
+    return tagRows < (byIdentity?.length ?? 0) ? 'tags' : 'identity';
+  }
+
+  private otherCriterion(via: Via, args: SliceArgs): (doc: StoredDoc) => boolean {
+    if (via === 'identity') return (doc) => { const tags = tagsOf(doc); return args.tags.some((tag) => tags.has(tag)); };
+    return (doc) => identitiesOf(doc).has(args.identity ?? '');
+  }
+
+  private async plainPage(indexes: SliceIndexKey[], bounds: SliceBounds, after: SliceRow | undefined, pageSize: number, idsOnly: boolean): Promise<Page> {
+    const rows = await this.union(indexes, bounds, after, pageSize + 1);
+    const pageRows = rows.slice(0, pageSize);
+    const next = rows.length > pageSize ? pageRows[pageRows.length - 1] : undefined;
+    if (idsOnly) return { entries: pageRows.map((row) => ({ id: row.id })), next };
+    const docs = await this.repo.documents(pageRows.map((row) => row.id));
+    // A document deleted between the view read and the fetch is left out of this page.
+    const entries = pageRows.flatMap((row) => { const doc = docs.get(row.id); return doc && isLive(doc) ? [{ id: row.id, doc }] : []; });
+    return { entries, next };
+  }
+
+  /**
+   * Reads the chosen index in chunks and keeps the documents matching the other criterion. With
+   * flow control the work per request is bounded (SCAN_BUDGET rows): a sparse match may return a
+   * short or empty page with a token, which the spec allows ("MAY return fewer results").
+   */
+  private async filteredPage(indexes: SliceIndexKey[], bounds: SliceBounds, after: SliceRow | undefined, pageSize: number, matches: (doc: StoredDoc) => boolean, flowControl: boolean): Promise<Page> {
+    const chunk = Math.min(Math.max(pageSize + 1, 50), 200);
+    const found: { row: SliceRow; doc: StoredDoc }[] = [];
+    let cursor = after;
+    for (let scanned = 0; ;) {
+      const rows = await this.union(indexes, bounds, cursor, chunk);
+      const docs = await this.repo.documents(rows.map((row) => row.id));
+      for (const row of rows) {
+        const doc = docs.get(row.id);
+        if (doc && isLive(doc) && matches(doc)) found.push({ row, doc });
+      }
+      scanned += rows.length;
+      cursor = rows[rows.length - 1] ?? cursor;
+      if (found.length > pageSize) {
+        const page = found.slice(0, pageSize);
+        return { entries: page.map(({ row, doc }) => ({ id: row.id, doc })), next: page[page.length - 1]?.row };
+      }
+      const exhausted = rows.length < chunk;
+      if (exhausted || (flowControl && scanned >= SCAN_BUDGET)) {
+        return { entries: found.map(({ row, doc }) => ({ id: row.id, doc })), next: exhausted ? undefined : cursor };
+      }
+    }
+  }
+}
+
+interface Page { entries: { id: string; doc?: StoredDoc }[]; next: SliceRow | undefined }
+
+function withoutCouchFields(doc: StoredDoc): Record<string, unknown> {
+  const { _id, _rev, ...rest } = doc;
+  void _id;
+  void _rev;
+  return rest;
+}

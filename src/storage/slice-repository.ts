@@ -1,0 +1,71 @@
+/**
+ * View reads for Slice (design doc `slice`, design-docs/resource_data/slice): keyset range reads
+ * of one index key, plain rows out. Every view key ends in [node_timestamp, id_key], where id_key
+ * is the doc_ID as 4 hex digits per UTF-16 unit (see by_date/map.js): it collates the same in
+ * CouchDB (ICU) and in JavaScript, so rows of several ranges can be merged here in JavaScript.
+ */
+import type { DocumentScope } from 'nano';
+import type { Couch } from './couch.js';
+import { inStore } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+import type { StoredDoc } from './documents.js';
+import { getMany } from './resource-writes.js';
+
+export type SliceView = 'by_identity' | 'by_tag' | 'by_date';
+
+/** One index key: a view and its key prefix ([] for by_date, [name] for identity and tag). */
+export interface SliceIndexKey { view: SliceView; prefix: string[] }
+
+/** A position in (node_timestamp, doc_ID) order, the order of every slice range. */
+export interface SliceRow { ts: string; id: string }
+
+/** Bounds of the second key element: `from` (a day, inclusive) and `end` (a day or a timestamp, exclusive). */
+export interface SliceBounds { from: string | undefined; end: string }
+
+/** The same encoding as the map functions' id_key. */
+export function idKey(id: string): string {
+  let key = '';
+  for (let i = 0; i < id.length; i += 1) key += id.charCodeAt(i).toString(16).padStart(4, '0');
+  return key;
+}
+
+/** Total order of slice rows: JavaScript string order, which the id_key encoding makes the views' order too. */
+export function compareRows(a: SliceRow, b: SliceRow): number {
+  if (a.ts !== b.ts) return a.ts < b.ts ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export class SliceRepository {
+  private readonly db: DocumentScope<unknown>;
+
+  constructor(couch: Couch, names: DatabaseNames) {
+    this.db = couch.use(names.resourceData);
+  }
+
+  /**
+   * Up to `limit` rows of one index key within the bounds, strictly after `after`. The cursor
+   * row is read again (startkey is inclusive; PouchDB has no startkey_docid) and dropped by
+   * equality, which stays correct when the cursor document has gone since.
+   */
+  async rowsAfter(index: SliceIndexKey, bounds: SliceBounds, after: SliceRow | undefined, limit: number): Promise<SliceRow[]> {
+    // An empty range (from on or after the end) is answered here: CouchDB refuses startkey > endkey.
+    const lower = after?.ts ?? bounds.from;
+    if (lower !== undefined && lower >= bounds.end) return [];
+    const start = after ? [...index.prefix, after.ts, idKey(after.id)] : bounds.from !== undefined ? [...index.prefix, bounds.from] : index.prefix;
+    const result = await inStore('read the slice view', () => this.db.view('slice', index.view, {
+      ...(start.length > 0 ? { startkey: start } : {}),
+      endkey: [...index.prefix, bounds.end],
+      inclusive_end: false,
+      limit: limit + (after ? 1 : 0),
+    }));
+    const rows = result.rows.map((row) => ({ ts: (row.key as unknown as string[])[index.prefix.length] as string, id: row.id }));
+    const first = rows[0];
+    const rest = after && first && first.ts === after.ts && first.id === after.id ? rows.slice(1) : rows;
+    return rest.slice(0, limit);
+  }
+
+  /** The stored documents of these doc_IDs (missing ones are absent from the map). */
+  documents(ids: string[]): Promise<Map<string, StoredDoc>> {
+    return getMany(this.db, ids);
+  }
+}

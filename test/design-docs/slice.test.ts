@@ -1,0 +1,91 @@
+/** Map functions of the slice design doc, evaluated as PouchDB does: `(<source>)` in a fresh node:vm context. */
+import path from 'node:path';
+import vm from 'node:vm';
+import { expect } from 'chai';
+import { readFunctionSource } from '../../src/storage/design-docs.js';
+import { idKey } from '../../src/storage/slice-repository.js';
+import { identitiesOf, isLive, tagsOf } from '../../src/services/slice/slice-match.js';
+import { ROOT } from '../support/process.js';
+
+type Emitted = [unknown, unknown][];
+
+function mapOf(view: string): (doc: Record<string, unknown>) => Emitted {
+  const source = readFunctionSource(path.join(ROOT, 'design-docs', 'resource_data', 'slice', 'views', view, 'map.js'));
+  return (doc) => {
+    const emitted: Emitted = [];
+    const context = vm.createContext({ emit: (key: unknown, value: unknown) => { emitted.push([key, value]); } });
+    // The document is built inside the sandbox (as PouchDB passes it), so Array.isArray etc. see its own realm.
+    vm.runInContext(`(${source})(${JSON.stringify(doc)})`, context);
+    return JSON.parse(JSON.stringify(emitted)) as Emitted;
+  };
+}
+
+const TS = '2024-01-02T03:04:05.123000Z';
+const live = {
+  _id: 'd1', doc_ID: 'd1', doc_type: 'resource_data', payload_placement: 'inline', node_timestamp: TS,
+  identity: { submitter: 'Alice Example', curator: ' NSDL ', owner: 'alice example', signer: 'Signer Co', submitter_type: 'agent' },
+  keys: ['Algebra', 'algebra ', 'Math', '', 7, 'Grade 8'],
+};
+const notLive = [
+  { ...live, doc_type: 'tombstone' },
+  { ...live, node_deleted: '2024-02-01T00:00:00.000000Z' },
+  { ...live, node_deleted: null },
+  { ...live, payload_placement: 'none' },
+  { ...live, node_timestamp: undefined },
+  { _id: '_design/x', language: 'javascript' },
+  { _id: 'n', doc_type: 'node_description' },
+];
+const D1 = idKey('d1');
+
+describe('design-docs/resource_data/slice', () => {
+  const byDate = mapOf('by_date');
+  const byIdentity = mapOf('by_identity');
+  const byTag = mapOf('by_tag');
+
+  it('by_date emits [node_timestamp, id_key] for a live document', () => {
+    expect(byDate(live)).to.deep.equal([[[TS, D1], null]]);
+  });
+
+  it('by_identity emits each distinct identity once, lower-cased and trimmed, from all four fields', () => {
+    expect(byIdentity(live)).to.deep.equal([
+      [['alice example', TS, D1], null],
+      [['nsdl', TS, D1], null],
+      [['signer co', TS, D1], null],
+    ]);
+    expect(byIdentity({ ...live, identity: undefined })).to.deep.equal([]);
+    expect(byIdentity({ ...live, identity: { owner: 'O' } })).to.deep.equal([[['o', TS, D1], null]]);
+    expect(byIdentity({ ...live, identity: { submitter: '__proto__' } })).to.deep.equal([[['__proto__', TS, D1], null]]);
+  });
+
+  it('by_tag emits each distinct string key once, lower-cased and trimmed', () => {
+    expect(byTag(live)).to.deep.equal([
+      [['algebra', TS, D1], null],
+      [['math', TS, D1], null],
+      [['grade 8', TS, D1], null],
+    ]);
+    expect(byTag({ ...live, keys: 'not-an-array' })).to.deep.equal([]);
+  });
+
+  it('emit nothing for tombstones, marked, deletion, undated and non-resource documents', () => {
+    for (const doc of notLive) {
+      for (const map of [byDate, byIdentity, byTag]) expect(map(doc), JSON.stringify(doc)).to.deep.equal([]);
+      if (doc.doc_type === 'resource_data' || doc.doc_type === 'tombstone') expect(isLive(doc as never), JSON.stringify(doc)).to.equal(false);
+    }
+    expect(isLive(live as never)).to.equal(true);
+  });
+
+  it('the service\'s id_key and filters agree with the map functions', () => {
+    const id = 'Zz-aé_\u{1F600}.9';
+    expect(byDate({ ...live, _id: id })).to.deep.equal([[[TS, idKey(id)], null]]);
+    expect([...identitiesOf(live as never)].sort()).to.deep.equal(byIdentity(live).map(([key]) => (key as string[])[0]).sort());
+    expect([...tagsOf(live as never)].sort()).to.deep.equal(byTag(live).map(([key]) => (key as string[])[0]).sort());
+  });
+
+  it('id_key order is JavaScript string order (so merged ranges agree with the views)', () => {
+    const ids = ['a', 'B', 'b', 'a-b', 'a_b', 'ab', 'a', 'é', '\u{1F600}', 'Z9', 'z', '0'];
+    const byId = [...ids].sort();
+    const byKey = [...ids].sort((x, y) => (idKey(x) < idKey(y) ? -1 : idKey(x) > idKey(y) ? 1 : 0));
+    expect(byKey).to.deep.equal(byId);
+    expect(/^[0-9a-f]*$/.test(idKey('\u{1F600}Ab-'))).to.equal(true);
+  });
+});
