@@ -7,6 +7,7 @@ import { jsonErrorExit } from './http/error-exit.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
 import { publishRoutes } from './services/publish/publish.routes.js';
 import { deleteRoutes } from './services/delete/delete.routes.js';
+import { sliceRoutes } from './services/slice/slice.routes.js';
 import { obtainRoutes } from './services/obtain/obtain.routes.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
@@ -19,6 +20,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     nodeInfoRoutes(deps.nodeInfo),
     publishRoutes(deps.publish, deps.settings, deps.auth),
     deleteRoutes(deps.remove, deps.settings, deps.auth),
+    sliceRoutes(deps.slice, deps.settings, deps.auth),
     obtainRoutes(deps.obtain),
   ];
   for (const router of routers) {

@@ -13,6 +13,8 @@ import { KeyResolver } from './services/publish/key-resolver.js';
 import { DeleteService } from './services/delete/delete.service.js';
 import { ObtainService } from './services/obtain/obtain.service.js';
 import { ObtainRepository } from './storage/obtain-repository.js';
+import { SliceService } from './services/slice/slice.service.js';
+import { SliceRepository } from './storage/slice-repository.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { Authenticator } from './http/auth.js';
 import { createEnvelopeValidator } from './validation/envelope-validator.js';
@@ -31,6 +33,7 @@ export interface Deps {
   nodeInfo: NodeInfoService;
   publish: PublishService;
   remove: DeleteService;
+  slice: SliceService;
   obtain: ObtainService;
   tokens: TokenCodec;
   nodes: NodeRepository;
@@ -72,6 +75,7 @@ export function buildDeps(input: DepsInput): Deps {
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
     publish: new PublishService(nodes, resources, checks, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
+    slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
     tokens,
     nodes,
