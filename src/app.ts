@@ -6,6 +6,7 @@ import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
 import { publishRoutes } from './services/publish/publish.routes.js';
+import { swordRoutes } from './services/sword/sword.routes.js';
 import { deleteRoutes } from './services/delete/delete.routes.js';
 import { sliceRoutes } from './services/slice/slice.routes.js';
 import { obtainRoutes } from './services/obtain/obtain.routes.js';
@@ -19,6 +20,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
   const routers = [
     nodeInfoRoutes(deps.nodeInfo),
     publishRoutes(deps.publish, deps.settings, deps.auth),
+    swordRoutes(deps.sword),
     deleteRoutes(deps.remove, deps.settings, deps.auth),
     sliceRoutes(deps.slice, deps.settings, deps.auth),
     obtainRoutes(deps.obtain),

@@ -17,6 +17,7 @@ import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { Authenticator } from './http/auth.js';
+import { SwordService } from './services/sword/sword.service.js';
 import { createEnvelopeValidator } from './validation/envelope-validator.js';
 import { compileDistributionFilter } from './domain/filters.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
@@ -32,6 +33,7 @@ export interface Deps {
   auth: Authenticator;
   nodeInfo: NodeInfoService;
   publish: PublishService;
+  sword: SwordService;
   remove: DeleteService;
   slice: SliceService;
   obtain: ObtainService;
@@ -66,14 +68,17 @@ export function buildDeps(input: DepsInput): Deps {
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
   const settings = new ServiceSettings(nodes);
   const tokens = new TokenCodec(input.tokenSecret);
+  const auth = new Authenticator(accounts);
+  const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock);
   return {
     config: input.config,
     logger: input.logger,
     publicUrl: input.publicUrl,
     settings,
-    auth: new Authenticator(accounts),
+    auth,
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
-    publish: new PublishService(nodes, resources, checks, input.publicUrl, clock),
+    publish,
+    sword: new SwordService(auth, accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
     slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),

@@ -10,7 +10,8 @@ import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
-import { buildTombstone, decideReplacement, keyIdsOfArmored } from '../../domain/replacement.js';
+import { keyIdsOfArmored } from '../../domain/replacement.js';
+import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import { signEnvelope } from '../../domain/signature/lr-pgp.js';
 import { AppError } from '../../errors/app-error.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
@@ -43,7 +44,8 @@ export class PublishService {
     private readonly clock: Clock,
   ) {}
 
-  async publish(body: unknown, account: Account | undefined, docLimit: number | undefined): Promise<PublishResponse> {
+  /** `dryRun` (SWORD X-No-Op): every check runs, nothing is written, accepted documents report OK. */
+  async publish(body: unknown, account: Account | undefined, docLimit: number | undefined, options: { dryRun?: boolean } = {}): Promise<PublishResponse> {
     // 1. do_not_distribute anywhere in the batch stops everything (spec "Publish", step 1).
     const documents = isRecord(body) ? body.documents : undefined;
     if (Array.isArray(documents) && documents.some((doc) => isRecord(doc) && Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute'))) {
@@ -63,10 +65,10 @@ export class PublishService {
       policy, filter: filter as FilterDescription | undefined, accountSubmitter: account?.submitter,
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'publish',
     };
-    return this.processBatch(documents, context, account, String(node.node_id), keys);
+    return this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
   }
 
-  private async processBatch(documents: unknown[], context: CheckContext, account: Account | undefined, nodeId: string, keys: NodeKeys): Promise<PublishResponse> {
+  private async processBatch(documents: unknown[], context: CheckContext, account: Account | undefined, nodeId: string, keys: NodeKeys, dryRun: boolean): Promise<PublishResponse> {
     const results: DocumentResult[] = documents.map((doc) => ({ doc_ID: isRecord(doc) && typeof doc.doc_ID === 'string' ? doc.doc_ID : null, OK: false }));
     const referenced = documents.flatMap((doc) => (isRecord(doc) ? [doc.doc_ID, ...(Array.isArray(doc.replaces) ? doc.replaces : [])] : []))
       .filter((id): id is string => typeof id === 'string' && id.length > 0);
@@ -82,7 +84,7 @@ export class PublishService {
       const result = results[index] as DocumentResult;
       if (!isRecord(raw)) { result.error = 'invalid document: not a JSON object'; continue; }
       let doc: Envelope = this.asSubmitted(raw, account);
-      if (account && context.policy.proxy_sign && doc.digital_signature === undefined && (doc.identity as Record<string, unknown>).submitter === account.submitter) {
+      if (account && context.policy.proxy_sign && doc.digital_signature === undefined && isRecord(doc.identity) && doc.identity.submitter === account.submitter) {
         doc = await this.proxySign(doc, keys);
       }
       const checked = await this.checks.check(doc, context);
@@ -98,7 +100,7 @@ export class PublishService {
         const outcome = await this.checks.verifySignature(doc, context);
         if (!outcome.failure) signature = outcome;
       }
-      const refusal = await this.replacementRefusal(docId, doc, replaces, state, signature, nodeKeyIds, context.policy);
+      const refusal = await replacementRefusal(docId, doc, replaces, state, signature, nodeKeyIds, context.policy);
       if (refusal) { result.error = refusal; continue; }
       const existing = state.get(docId);
       const stored: StoredDoc = {
@@ -118,7 +120,8 @@ export class PublishService {
       state.set(docId, stored);
       inBatch.add(docId);
     }
-    await this.storeAccepted(accepted, results, state, now);
+    if (dryRun) for (const entry of accepted) (results[entry.index] as DocumentResult).OK = true;
+    else await this.storeAccepted(accepted, results, state, now);
     return { OK: true, document_results: results.map((r) => (r.OK ? { doc_ID: r.doc_ID, OK: true } : r)) };
   }
 
@@ -137,38 +140,12 @@ export class PublishService {
     return signEnvelope(doc, keys.privateKey, undefined, [`${this.publicUrl}/pubkey`]);
   }
 
-  private async replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy): Promise<string | undefined> {
-    const existing = state.get(docId);
-    if (existing?.doc_type === 'tombstone') return 'rejected replacement: this doc_ID has been replaced and cannot be published again';
-    const targets = [...(existing ? [existing] : []), ...replaces.map((id) => state.get(id)).filter((d): d is StoredDoc => d !== undefined && d.doc_type !== 'tombstone')];
-    for (const original of targets) {
-      const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys });
-      if (!decision.permitted) return `rejected replacement: ${decision.reason}`;
-    }
-    return undefined;
-  }
-
   private async storeAccepted(accepted: Accepted[], results: DocumentResult[], state: Map<string, StoredDoc>, now: string): Promise<void> {
-    const written = await this.store.bulkWrite(accepted.map((entry) => entry.doc));
-    const revs = new Map<string, string>();
-    const tombstones: StoredDoc[] = [];
-    const tombstoned = new Set<string>();
-    for (const [position, outcome] of written.entries()) {
-      const entry = accepted[position] as Accepted;
-      const result = results[entry.index] as DocumentResult;
-      if (!outcome.ok) { result.error = `publish failed: ${outcome.error}`; continue; }
-      result.OK = true;
-      revs.set(outcome.id, outcome.rev);
-      // 7. Tombstones, the first one wins: an original already tombstoned keeps its tombstone.
-      for (const id of entry.replaces) {
-        const original = state.get(id);
-        if (!original || original.doc_type === 'tombstone' || tombstoned.has(id)) continue;
-        const rev = revs.get(id) ?? original._rev;
-        tombstones.push({ ...buildTombstone({ ...original, _id: id }, entry.doc, entry.signature, now), ...(rev ? { _rev: rev } : {}) });
-        tombstoned.add(id);
-      }
+    const outcomes = await storeWithTombstones(this.store, accepted, state, now);
+    for (const [position, outcome] of outcomes.entries()) {
+      const result = results[(accepted[position] as Accepted).index] as DocumentResult;
+      if (outcome.ok) result.OK = true;
+      else result.error = `publish failed: ${outcome.error}`;
     }
-    // A tombstone that loses a race to a concurrent writer is simply not saved (first one wins).
-    await this.store.bulkWrite(tombstones);
   }
 }

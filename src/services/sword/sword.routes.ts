@@ -1,0 +1,66 @@
+/**
+ * GET /swordservice and POST /swordpub (spec "SWORD publish"): HTTP only. Every error is a
+ * `sword:error` document (SWORD 1.3 profile section 2.3), never the JSON error exit.
+ */
+import Router from '@koa/router';
+import type { NodeContext, NodeState } from '../../http/context.js';
+import { MEDIA } from '../../protocol/sword/namespaces.js';
+import { serviceDocument } from '../../protocol/sword/service-document.js';
+import { depositReceipt } from '../../protocol/sword/deposit-receipt.js';
+import { errorDocument } from '../../protocol/sword/error-document.js';
+import { parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } from './deposit-request.js';
+import { describeSwordError } from './sword-error.js';
+import type { SwordService } from './sword.service.js';
+
+const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
+
+async function swordExit(ctx: NodeContext, service: SwordService, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const described = describeSwordError(error);
+    if (!described.expose) ctx.state.log?.error({ err: error }, 'SWORD request failed');
+    ctx.status = described.status;
+    ctx.type = MEDIA.error;
+    if (described.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
+    // A refused upload is not read to its end: close the connection after answering.
+    if (described.status === 413) ctx.set('Connection', 'close');
+    const verbose = ctx.get('x-verbose').trim().toLowerCase() === 'true';
+    const userAgent = ctx.get('user-agent').slice(0, 200);
+    ctx.body = errorDocument({
+      uri: described.uri,
+      summary: described.summary,
+      updated: new Date().toISOString(),
+      generator: service.generator,
+      ...(userAgent ? { userAgent } : {}),
+      ...(verbose ? { verboseDescription: `Refused with HTTP ${described.status}: ${described.summary}. Nothing was stored.` } : {}),
+    });
+  }
+}
+
+export function swordRoutes(service: SwordService): Router<NodeState> {
+  const router = new Router<NodeState>();
+
+  router.get('/swordservice', (ctx) => swordExit(ctx, service, async () => {
+    const data = await service.serviceDocument(ctx.get('authorization'), ctx.get('x-on-behalf-of'));
+    ctx.type = MEDIA.service;
+    ctx.body = serviceDocument(data);
+  }));
+
+  router.post('/swordpub', (ctx) => swordExit(ctx, service, async () => {
+    // Order: credentials and mediation, headers, size, checksum, JSON, then the publish checks.
+    const account = await service.authenticate(ctx.get('authorization'));
+    const depositor = await service.depositor(account, ctx.get('x-on-behalf-of'));
+    const headers = parseDepositHeaders((name) => ctx.get(name));
+    const body = await readDepositBody(ctx.req, await service.sizeLimit());
+    verifyChecksum(body, headers.md5);
+    const outcome = await service.deposit(parseDocument(body), depositor, headers, body.length);
+    // A real deposit created a resource (201 + Location, RFC 5023 section 9.2); a no-op did not.
+    ctx.status = outcome.location ? 201 : 200;
+    if (outcome.location) ctx.set('Location', outcome.location);
+    ctx.type = MEDIA.entry;
+    ctx.body = depositReceipt(outcome.receipt);
+  }));
+
+  return router;
+}
