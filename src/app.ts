@@ -10,6 +10,7 @@ import { swordRoutes } from './services/sword/sword.routes.js';
 import { deleteRoutes } from './services/delete/delete.routes.js';
 import { sliceRoutes } from './services/slice/slice.routes.js';
 import { obtainRoutes } from './services/obtain/obtain.routes.js';
+import { authRoutes } from './services/auth/auth.routes.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
@@ -24,6 +25,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     deleteRoutes(deps.remove, deps.settings, deps.auth),
     sliceRoutes(deps.slice, deps.settings, deps.auth),
     obtainRoutes(deps.obtain),
+    authRoutes(deps.authPages),
   ];
   for (const router of routers) {
     app.use(router.routes());

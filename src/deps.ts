@@ -24,6 +24,8 @@ import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
 import type { AppConfig } from './config/index.js';
+import { authPagesOptions } from './services/auth/index.js';
+import type { AuthPagesOptions } from './services/auth/auth.routes.js';
 
 export interface Deps {
   config: AppConfig;
@@ -42,6 +44,7 @@ export interface Deps {
   resources: ResourceRepository;
   couch: Couch;
   names: DatabaseNames;
+  authPages: AuthPagesOptions;
 }
 
 export interface DepsInput {
@@ -87,5 +90,6 @@ export function buildDeps(input: DepsInput): Deps {
     resources,
     couch: input.couch,
     names: input.names,
+    authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
   };
 }

@@ -2,6 +2,8 @@
  * Process settings: each has a description, an environment name and a default. A wrong value
  * throws ConfigError naming the setting, and main.ts turns it into a one-line message and exit 1.
  */
+import { classifyAddress } from '../net/ip-address.js';
+
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
     super(`configuration error: ${setting}: ${message}`);
@@ -22,6 +24,10 @@ export interface Settings {
   dbPrefix: string;
   logLevel: string;
   embeddedPort: number;
+  /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
+  oidcIssuer: string | undefined;
+  oidcClientId: string | undefined;
+  oidcClientSecret: string | undefined;
 }
 
 interface SettingSpec<K extends keyof Settings> {
@@ -51,6 +57,29 @@ function parseUrl(raw: string, env: string): string {
 
 const text = (raw: string): string => raw;
 
+/** Whether a URL's host is this machine (localhost, 127/8, ::1): the only place plain http is allowed for OIDC. */
+export function onLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || classifyAddress(host).kind === 'loopback';
+}
+
+/** OIDC Discovery 4.3: the issuer must match the provider's metadata exactly, so it is kept as given. */
+function parseIssuer(raw: string, env: string): string {
+  parseUrl(raw, env);
+  const url = new URL(raw);
+  if (url.protocol === 'http:' && !onLoopback(url)) throw new ConfigError(env, 'must use https (plain http only on loopback)');
+  if (url.search || url.hash) throw new ConfigError(env, 'must not have a query or fragment (OIDC Core 1.2)');
+  return raw;
+}
+
+/** The OIDC settings go together: a partial set is a mistake, not "OIDC off". */
+function checkOidcTogether(settings: Settings): void {
+  const group = [['OIDC_ISSUER', settings.oidcIssuer], ['OIDC_CLIENT_ID', settings.oidcClientId], ['OIDC_CLIENT_SECRET', settings.oidcClientSecret]] as const;
+  if (group.every(([, value]) => value === undefined)) return;
+  const missing = group.find(([, value]) => value === undefined);
+  if (missing) throw new ConfigError(missing[0], `must be set with ${group.filter(([, value]) => value !== undefined).map(([env]) => env).join(' and ')} (sign-in at /auth)`);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const SETTINGS = [
@@ -71,6 +100,9 @@ export const SETTINGS = [
     return raw;
   } },
   { key: 'embeddedPort', env: 'EMBEDDED_COUCH_PORT', description: 'loopback port of the embedded store (0 picks a free one)', default: () => 0, parse: parsePort },
+  { key: 'oidcIssuer', env: 'OIDC_ISSUER', description: 'OpenID Connect issuer URL for sign-in at /auth (https; http only on loopback). Unset: /auth says accounts are not managed on the web', default: () => undefined, parse: parseIssuer },
+  { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },
+  { key: 'oidcClientSecret', env: 'OIDC_CLIENT_SECRET', description: 'client secret of this node at the OpenID Connect provider', default: () => undefined, parse: text },
 ] as const satisfies readonly SettingSpec<keyof Settings>[];
 
 /** Reads every setting from the environment; unset or empty values take their defaults, in table order. */
@@ -80,5 +112,6 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     const raw = env[spec.env];
     partial[spec.key] = raw === undefined || raw === '' ? spec.default(partial as Partial<Settings>) : spec.parse(raw, spec.env);
   }
+  checkOidcTogether(partial as unknown as Settings);
   return partial as unknown as Settings;
 }

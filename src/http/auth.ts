@@ -3,11 +3,13 @@
  * password costs a slow KDF, so a successful check is remembered for a minute in this process,
  * keyed by an HMAC of the credentials and the account document's revision: a changed password or
  * a disabled account invalidates it at once. Nothing here is needed by another node process.
+ * Bearer tokens issued at /auth ("switching to OAuth", RFC 6750) are accepted in the same place.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Account, AccountRepository, AccountRole } from '../storage/account-repository.js';
 import { verifyPassword } from '../domain/password.js';
 import { AppError } from '../errors/app-error.js';
+import { parseBearerToken, tokenMatches } from '../services/auth/bearer-token.js';
 
 export interface Credentials { user: string; password: string }
 
@@ -33,7 +35,7 @@ export class Authenticator {
   async authenticate(credentials: Credentials | undefined): Promise<Account | undefined> {
     if (!credentials) return undefined;
     const account = await this.accounts.find(credentials.user);
-    if (!account || account.disabled) return undefined;
+    if (!account || account.disabled || !account.password) return undefined;
     const key = createHmac('sha256', this.cacheKey).update(`${account.rev ?? ''}\0${credentials.user}\0${credentials.password}`).digest('base64');
     const until = this.verified.get(key);
     if (until !== undefined && until > Date.now()) return account;
@@ -43,9 +45,18 @@ export class Authenticator {
     return account;
   }
 
+  /** The account of an `Authorization: Bearer` token issued at /auth (RFC 6750 2.1); a hash lookup, no KDF needed. */
+  async authenticateBearer(header: string | undefined): Promise<Account | undefined> {
+    const token = parseBearerToken(header);
+    if (!token) return undefined;
+    const account = await this.accounts.find(token.name);
+    if (!account || account.disabled) return undefined;
+    return account.tokens?.some((record) => tokenMatches(token, record)) ? account : undefined;
+  }
+
   /** Throws 401 (rendered with WWW-Authenticate by the error exit) unless the account holds the role. */
   async require(header: string | undefined, role: AccountRole): Promise<Account> {
-    const account = await this.authenticate(parseBasicAuth(header));
+    const account = /^Bearer\s/i.test(header ?? '') ? await this.authenticateBearer(header) : await this.authenticate(parseBasicAuth(header));
     if (!account || !account.roles.includes(role)) {
       throw new AppError(401, 'unauthorized', role === 'network_admin'
         ? 'network operations need the credentials of a network administrator account of this node'

@@ -3,11 +3,17 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined } from './documents.js';
+import { createOnce, getOrUndefined } from './documents.js';
 import type { PasswordHash } from '../domain/password.js';
 import { AppError } from '../errors/app-error.js';
 
 export type AccountRole = 'publisher' | 'network_admin';
+
+/** An OAuth bearer token for publishing (RFC 6750): only a SHA-256 of the token is kept. */
+export interface BearerTokenRecord { id: string; hash: string; label: string; created: string }
+
+/** How a web account (managed at /auth) proved its e-mail: the provider and its subject (OIDC Core 2). */
+export interface WebIdentity { issuer: string; subject: string; verified: string }
 
 export interface Account {
   name: string;
@@ -15,7 +21,10 @@ export interface Account {
   /** The identity written to identity.submitter when this account publishes an anonymous document. */
   submitter: string;
   disabled: boolean;
-  password: PasswordHash;
+  /** Absent when a web account has not set one yet or revoked it: Basic authentication then fails. */
+  password?: PasswordHash;
+  web?: WebIdentity;
+  tokens?: BearerTokenRecord[];
   created: string;
   updated: string;
   rev?: string;
@@ -25,6 +34,7 @@ interface AccountDoc extends Omit<Account, 'rev'> { _id: string; _rev?: string; 
 
 export const ACCOUNT_NAME = /^[A-Za-z0-9._@+-]{1,64}$/;
 const idOf = (name: string): string => `account:${name}`;
+const SESSION_SECRET_ID = '_local/auth_session_secret';
 
 function fromDoc(doc: AccountDoc): Account {
   const { _id, _rev, doc_type: docType, ...account } = doc;
@@ -62,5 +72,11 @@ export class AccountRepository {
   async update(account: Account): Promise<void> {
     const { rev, ...fields } = account;
     await inStore('update account', () => this.db.insert({ ...fields, _id: idOf(account.name), _rev: rev, doc_type: 'account' } as never));
+  }
+
+  /** HMAC key of /auth session cookies, created once and shared by every node process (_local: never replicated). */
+  async sessionSecretOnce(create: () => string): Promise<string> {
+    const doc = await createOnce(this.db, SESSION_SECRET_ID, () => ({ _id: SESSION_SECRET_ID, secret: create() }));
+    return String(doc.secret);
   }
 }
