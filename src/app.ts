@@ -11,6 +11,8 @@ import { deleteRoutes } from './services/delete/delete.routes.js';
 import { sliceRoutes } from './services/slice/slice.routes.js';
 import { obtainRoutes } from './services/obtain/obtain.routes.js';
 import { authRoutes } from './services/auth/auth.routes.js';
+import { distributeRoutes } from './services/distribute/distribute.routes.js';
+import { inboundProxy } from './services/distribute/inbound-proxy.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
@@ -18,6 +20,8 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
   app.use(jsonErrorExit());
+  // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
+  app.use(inboundProxy(deps.distribution.forwarder, deps.auth));
   const routers = [
     nodeInfoRoutes(deps.nodeInfo),
     publishRoutes(deps.publish, deps.settings, deps.auth),
@@ -26,6 +30,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     sliceRoutes(deps.slice, deps.settings, deps.auth),
     obtainRoutes(deps.obtain),
     authRoutes(deps.authPages),
+    distributeRoutes(deps.distribution, deps.auth),
   ];
   for (const router of routers) {
     app.use(router.routes());

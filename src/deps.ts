@@ -24,6 +24,7 @@ import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
 import type { AppConfig } from './config/index.js';
+import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
 import { authPagesOptions } from './services/auth/index.js';
 import type { AuthPagesOptions } from './services/auth/auth.routes.js';
 
@@ -45,6 +46,7 @@ export interface Deps {
   couch: Couch;
   names: DatabaseNames;
   authPages: AuthPagesOptions;
+  distribution: Distribution;
 }
 
 export interface DepsInput {
@@ -91,5 +93,9 @@ export function buildDeps(input: DepsInput): Deps {
     couch: input.couch,
     names: input.names,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
+    distribution: buildDistribution({
+      couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
+      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl,
+    }),
   };
 }

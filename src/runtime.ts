@@ -89,17 +89,23 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret });
     handler = createApp(deps).callback();
+    // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
+    deps.distribution.follower.start();
+    deps.distribution.scheduler.start();
     logger.info({ url, publicUrl }, 'node listening');
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closing ??= (async () => {
         // Stop accepting, let in-flight requests finish (idle keep-alive sockets are closed now,
         // busy ones after their response), then stop the store.
+        await deps.distribution.scheduler.stop();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 10000);
           server.close(() => { clearTimeout(force); resolve(); });
           server.closeIdleConnections();
         });
+        await deps.distribution.follower.stop();
+        await deps.distribution.service.idle();
         await embedded?.stop();
         logger.info('node stopped');
       })();

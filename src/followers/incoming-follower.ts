@@ -1,0 +1,121 @@
+/**
+ * Follows the `_changes` feed of the incoming database and hands every arrived document to
+ * inbound distribution (src/services/distribute/inbound.service.ts), then removes it from
+ * incoming. The position is a `_local/` checkpoint written after each processed batch, so a
+ * restarted node resumes where it was; processing is idempotent, so a crash anywhere between
+ * storing, removing and checkpointing loses and duplicates nothing (docs/scaling.md).
+ *
+ * The feed is read page by page (normal feed, `since` = checkpoint, `limit`); when a page comes
+ * back empty, one longpoll request (with `timeout`) waits for the next change. `seq` values are
+ * opaque (CouchDB "Changes Feed"): only passed back as `since`.
+ */
+import type { Logger } from 'pino';
+import type { IncomingRepository } from '../storage/distribution-incoming.js';
+import type { DistributionRepository } from '../storage/distribution-outbound.js';
+import type { InboundService } from '../services/distribute/inbound.service.js';
+import type { StoredDoc } from '../storage/documents.js';
+
+export interface FollowerOptions { batchSize?: number; waitMs?: number; settleMs?: number }
+
+/** last_in_sync is written at most this often while documents keep arriving, and once when they stop. */
+const STATUS_EVERY_MS = 2000;
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+});
+
+export class IncomingFollower {
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private readonly batchSize: number;
+  private readonly waitMs: number;
+  private readonly settleMs: number;
+  private pendingInSync: string | undefined;
+  private statusWritten = 0;
+
+  constructor(
+    private readonly incoming: IncomingRepository,
+    private readonly inbound: InboundService,
+    private readonly status: DistributionRepository,
+    private readonly logger: Logger,
+    options: FollowerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.waitMs = options.waitMs ?? 10_000;
+    this.settleMs = options.settleMs ?? 300;
+  }
+
+  start(): void {
+    this.loop ??= this.follow();
+  }
+
+  /** Stops after the batch in progress (a waiting longpoll is abandoned). */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+
+  private get stopping(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async follow(): Promise<void> {
+    let since: unknown;
+    let loaded = false;
+    let backoff = 250;
+    while (!this.stopping) {
+      try {
+        if (!loaded) { since = await this.incoming.checkpoint(); loaded = true; }
+        const page = await this.incoming.changes(since, this.batchSize);
+        if (this.stopping) break;
+        if (page.results.length === 0) {
+          await this.flushStatus();
+          await this.incoming.changes(since, 1, this.waitMs, this.abort.signal);
+          // A replication writes in batches: letting a few arrive makes fewer, fuller pages
+          // (each page costs the same handful of store round trips, whatever its size).
+          await sleep(this.settleMs, this.abort.signal);
+          continue;
+        }
+        const complete = await this.processPage(page.results);
+        if (complete) {
+          since = page.lastSeq;
+          await this.incoming.saveCheckpoint(since);
+        } else {
+          await sleep(200, this.abort.signal); // conflicts: the same page again, its stored part is now a duplicate
+        }
+        backoff = 250;
+      } catch (error) {
+        if (this.stopping) break;
+        this.logger.warn({ err: (error as Error).message, retryInMs: backoff }, 'incoming follower: retrying');
+        await sleep(backoff, this.abort.signal);
+        backoff = Math.min(backoff * 2, 30_000);
+      }
+    }
+  }
+
+  private async flushStatus(): Promise<void> {
+    if (!this.pendingInSync) return;
+    const at = this.pendingInSync;
+    this.pendingInSync = undefined;
+    this.statusWritten = Date.now();
+    await this.status.recordInbound(at);
+  }
+
+  /** true when every document of the page is done with (stored, a duplicate, or rejected). */
+  private async processPage(changes: { id: string; deleted?: boolean; doc?: StoredDoc }[]): Promise<boolean> {
+    const arrived = changes.filter((change) => !change.deleted && change.doc && !change.id.startsWith('_design/')).map((change) => change.doc as StoredDoc);
+    if (arrived.length === 0) return true;
+    const result = await this.inbound.process(arrived);
+    const failed = new Set(result.failed);
+    await this.incoming.remove(arrived.filter((doc) => !failed.has(doc._id) && doc._rev).map((doc) => ({ _id: doc._id, _rev: doc._rev as string })));
+    if (result.stored > 0) {
+      this.pendingInSync = new Date().toISOString();
+      if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flushStatus();
+    }
+    const level = result.rejected.length > 0 || failed.size > 0 ? 'info' : 'debug';
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, rejected: result.rejected.length, retried: failed.size }, 'incoming documents processed');
+    for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
+    return failed.size === 0;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `GET /destination` (spec "Distribution"): what a source node learns about a destination, and
+ * the source's skip rules (source step 4), as pure functions.
+ */
+import type { FilterDescription } from '../../domain/filters.js';
+
+export interface TargetNodeInfo {
+  active: boolean;
+  node_id: string;
+  network_id: string;
+  community_id: string;
+  gateway_node: boolean;
+  social_community: boolean;
+  /** Where a source replicates to (the node's inbound endpoint). */
+  incoming_url?: string;
+  /** The destination's filter description; absent or `{}` when it has none. */
+  filter_description?: FilterDescription | Record<string, never>;
+}
+
+export interface LocalNodeInfo { node_id: string; network_id: string; community_id: string; gateway_node: boolean; social_community: boolean }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Reads a peer's answer. The original implementation sends the key `taget_node_info` and a
+ * lowercase `ok` (shared/samples/node-config/destination-response-example.json); both are accepted.
+ */
+export function parseDestinationAnswer(body: unknown): TargetNodeInfo | string {
+  if (!isRecord(body)) return 'the answer is not a JSON object';
+  const ok = body.OK ?? body.ok;
+  if (ok === false) return `the destination answered an error: ${typeof body.error === 'string' ? body.error : 'unknown'}`;
+  const info = body.target_node_info ?? body.taget_node_info;
+  if (!isRecord(info)) return 'the answer has no target_node_info';
+  const text = (key: string): string | undefined => (typeof info[key] === 'string' ? info[key] : undefined);
+  const nodeId = text('node_id');
+  const networkId = text('network_id');
+  const communityId = text('community_id');
+  if (!nodeId || !networkId || !communityId) return 'target_node_info lacks node_id, network_id or community_id';
+  const result: TargetNodeInfo = {
+    active: info.active !== false,
+    node_id: nodeId,
+    network_id: networkId,
+    community_id: communityId,
+    gateway_node: info.gateway_node === true,
+    social_community: info.social_community === true,
+  };
+  const incoming = text('incoming_url');
+  if (incoming) result.incoming_url = incoming;
+  if (isRecord(info.filter_description)) result.filter_description = info.filter_description as FilterDescription;
+  return result;
+}
+
+/** Source step 4: the reason a connection is skipped (silently), or undefined to distribute. */
+export function skipReason(source: LocalNodeInfo, destination: TargetNodeInfo, gatewayConnection: boolean): string | undefined {
+  if (source.community_id !== destination.community_id && (!source.social_community || !destination.social_community)) {
+    return 'the communities differ and one of them is not a social community';
+  }
+  if (!gatewayConnection && source.network_id !== destination.network_id) return 'not a gateway connection and the networks differ';
+  if (gatewayConnection && source.network_id === destination.network_id) return 'a gateway connection within one network';
+  if (gatewayConnection && (!source.gateway_node || !destination.gateway_node)) return 'a gateway connection where a node is not a gateway node';
+  return undefined;
+}
+
+/** The filter description passed to the replication filter, or undefined when none is active. */
+export function activeFilter(description: TargetNodeInfo['filter_description']): FilterDescription | undefined {
+  const filter = description as FilterDescription | undefined;
+  if (!filter || filter.active === false || !Array.isArray(filter.filter) || filter.filter.length === 0) return undefined;
+  return filter;
+}

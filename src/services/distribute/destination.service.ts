@@ -1,0 +1,30 @@
+/** `GET /destination` (spec "Distribution"): this node as a destination, plus what a source needs to replicate to it. */
+import type { NodeRepository } from '../../storage/node-repository.js';
+import { AppError } from '../../errors/app-error.js';
+import { INBOUND_PATH } from './inbound-proxy.js';
+import type { TargetNodeInfo } from './destination-info.js';
+
+export class DestinationService {
+  constructor(private readonly nodes: NodeRepository, private readonly publicUrl: string) {}
+
+  async info(): Promise<{ OK: true; error: string; target_node_info: TargetNodeInfo }> {
+    const [node, community, filter] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.nodes.filterDescription()]);
+    if (!node || !community) throw new AppError(500, 'internal_error', 'the node is not bootstrapped', true);
+    const { _id, _rev, ...filterDescription } = filter ?? { _id: '' };
+    void _id; void _rev;
+    return {
+      OK: true,
+      error: '',
+      target_node_info: {
+        active: node.active !== false,
+        node_id: String(node.node_id),
+        network_id: String(node.network_id),
+        community_id: String(community.community_id),
+        gateway_node: node.gateway_node === true,
+        social_community: community.social_community === true,
+        incoming_url: `${this.publicUrl}${INBOUND_PATH}`,
+        filter_description: filterDescription,
+      },
+    };
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * `POST /distribute`, the source node process (spec "Distribution", source steps 1-5). The
+ * distribution primitive is a one-shot filtered CouchDB replication from resource_data to each
+ * destination's inbound endpoint. Bad connections and failed replications return no error to the
+ * caller (spec); they are logged and recorded per destination in node_status.outbound (/status).
+ * Node, community and connectivity documents are read at each run, so connections added while
+ * the node runs take effect. Runs never overlap: a call during a run reports that run.
+ */
+import type { Logger } from 'pino';
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
+import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
+import { INBOUND_PATH } from './inbound-proxy.js';
+
+/** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
+export const REPLICATION_FILTER = 'distribute/live_for_destination';
+const PEER_TIMEOUT_MS = 10_000;
+
+export interface DistributeAnswer { OK: boolean; error: string; running_since?: string }
+
+export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
+export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; docs_written?: number; docs_read?: number }
+
+async function fetchJson(url: string, authorization?: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), redirect: 'error' });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) as unknown };
+  } catch {
+    return { status: response.status, body: undefined };
+  }
+}
+
+const describe = (error: unknown): string => scrubCredentials(error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error));
+
+export class DistributeService {
+  private running: { since: string; done: Promise<DistributeAnswer> } | undefined;
+
+  constructor(
+    private readonly nodes: NodeRepository,
+    private readonly repo: DistributionRepository,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts a run, or reports the one in progress (its start time) without starting another. */
+  distribute(): Promise<DistributeAnswer> {
+    if (this.running) return Promise.resolve({ OK: true, error: '', running_since: this.running.since });
+    const since = new Date().toISOString();
+    const done = this.run(since).finally(() => { this.running = undefined; });
+    this.running = { since, done };
+    return done;
+  }
+
+  /** Resolves when the current run (if any) has finished; for a graceful stop. */
+  async idle(): Promise<void> {
+    await this.running?.done.catch(() => undefined);
+  }
+
+  private async run(at: string): Promise<DistributeAnswer> {
+    // 1. The resource document database holds resource_data documents.
+    if (!(await this.repo.holdsResourceData())) return { OK: false, error: 'the resource data database holds no resource_data documents' };
+    // 2. The source node and community descriptions and the connectivity documents, read now.
+    const [node, community, connections] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.nodes.connections()]);
+    if (!node || !community) return { OK: false, error: 'the node is not bootstrapped' };
+    const active = connections.filter((connection) => connection.active === true);
+    // 3. Only one active gateway connection is allowed.
+    if (active.filter((connection) => connection.gateway_connection === true).length > 1) {
+      this.logger.error('distribution aborted: more than one active gateway connection');
+      return { OK: false, error: 'more than one active gateway connection: only one is allowed' };
+    }
+    const local: LocalNodeInfo = {
+      node_id: String(node.node_id), network_id: String(node.network_id), community_id: String(community.community_id),
+      gateway_node: node.gateway_node === true, social_community: community.social_community === true,
+    };
+    const entries = await Promise.all(active.map((connection) => this.toDestination(local, connection, at)));
+    const outbound: Record<string, Record<string, unknown>> = {};
+    for (const [index, entry] of entries.entries()) {
+      const url = scrubCredentials(String(active[index]?.destination_node_url));
+      outbound[url] = { ...entry };
+      const log = { destination: url, ...entry };
+      if (entry.outcome === 'ok' || entry.outcome === 'skipped') this.logger.info(log, 'distribution');
+      else this.logger.warn(log, 'distribution to a destination failed');
+    }
+    await this.repo.recordOutbound(at, outbound);
+    return { OK: true, error: '' };
+  }
+
+  /** Source steps 4 and 5 for one connection. Never throws: every failure is an outcome. */
+  private async toDestination(local: LocalNodeInfo, connection: StoredDoc, at: string): Promise<OutboundEntry> {
+    const base = { connection_id: connection.connection_id ?? connection._id, last_sync: at };
+    const url = String(connection.destination_node_url ?? '').replace(/\/+$/, '');
+    let info: TargetNodeInfo | string;
+    try {
+      const answer = await fetchJson(`${url}/destination`);
+      info = parseDestinationAnswer(answer.body);
+    } catch (error) {
+      return { ...base, outcome: 'unreachable', reason: `GET /destination failed: ${describe(error)}` };
+    }
+    if (typeof info === 'string') return { ...base, outcome: 'unreachable', reason: info };
+    if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
+    const skip = skipReason(local, info, connection.gateway_connection === true);
+    if (skip) return { ...base, outcome: 'skipped', reason: skip };
+    return this.replicateTo(url, info, base);
+  }
+
+  private async replicateTo(url: string, info: TargetNodeInfo, base: { connection_id: unknown; last_sync: string }): Promise<OutboundEntry> {
+    const incoming = new URL(info.incoming_url ?? `${url}${INBOUND_PATH}`);
+    const credentials = await this.repo.credentialsFor(url);
+    // Credentials go only to the destination's own origin, whatever incoming_url a peer advertises.
+    const sameOrigin = incoming.origin === new URL(url).origin;
+    const authorization = credentials && sameOrigin ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : undefined;
+    // The spec's "SHOULD verify that the destination is reachable": its inbound endpoint answers us.
+    try {
+      const probe = await fetchJson(incoming.toString(), authorization);
+      if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
+    } catch (error) {
+      return { ...base, outcome: 'unreachable', reason: `the inbound endpoint did not answer: ${describe(error)}` };
+    }
+    if (credentials && sameOrigin) {
+      incoming.username = encodeURIComponent(credentials.user);
+      incoming.password = encodeURIComponent(credentials.password);
+    }
+    const filter = activeFilter(info.filter_description);
+    // query_params travel in the _changes URL query, so the description is one JSON string.
+    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), REPLICATION_FILTER, filter ? { filter: JSON.stringify(filter) } : {});
+    return {
+      ...base,
+      outcome: result.ok ? 'ok' : 'failed',
+      docs_written: result.docsWritten,
+      docs_read: result.docsRead,
+      ...(result.error ? { reason: result.error } : {}),
+    };
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The inbound endpoint (`/incoming`): the node serves the CouchDB replication protocol for its
+ * incoming database, so a source node's CouchDB can replicate into it (CouchDB "Replication
+ * Protocol": the target side is db info, `_local` checkpoints, `_revs_diff`, `_bulk_docs`,
+ * `_ensure_full_commit`, and `PUT {docid}?new_edits=false` for documents with attachments).
+ * Only those requests are forwarded, only with the credentials of an account holding the role
+ * `network_admin` (spec "Authentication", 7: distribution is a network operation). Design and
+ * `_local/lr-*` documents (the follower's checkpoint) can never be written through it.
+ */
+import type { Middleware } from 'koa';
+import type { NodeState } from '../../http/context.js';
+import type { Authenticator } from '../../http/auth.js';
+import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
+import { AppError } from '../../errors/app-error.js';
+
+export const INBOUND_PATH = '/incoming';
+const BODY_LIMIT = 256 * 1024 * 1024;
+
+type Rule = (segments: string[], method: string) => boolean;
+
+const RULES: Rule[] = [
+  (s, m) => s.length === 0 && (m === 'GET' || m === 'HEAD'),
+  (s, m) => s.length === 2 && s[0] === '_local' && !(s[1] ?? '').startsWith('lr-') && (m === 'GET' || m === 'PUT' || m === 'HEAD'),
+  (s, m) => s.length === 1 && ['_revs_diff', '_missing_revs', '_bulk_docs', '_ensure_full_commit'].includes(s[0] ?? '') && m === 'POST',
+  (s, m) => s.length === 1 && !(s[0] ?? '_').startsWith('_') && m === 'PUT',
+];
+
+/** Path segments after /incoming, decoded (`a%2Fb` is one document id). */
+function segmentsOf(path: string): string[] | undefined {
+  try {
+    return path.slice(INBOUND_PATH.length).split('/').filter((part) => part.length > 0).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBody(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT) throw new AppError(413, 'payload_too_large', 'request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `_bulk_docs` may carry resource documents only: an id starting with `_` would be a design or local document. */
+function refuseSpecialDocs(body: Buffer): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError(400, 'bad_request', 'request body is not valid JSON');
+  }
+  const docs = (parsed as { docs?: unknown } | null)?.docs;
+  if (!Array.isArray(docs)) throw new AppError(400, 'bad_request', '_bulk_docs needs "docs"');
+  for (const doc of docs) {
+    const id = (doc as { _id?: unknown } | null)?._id;
+    if (typeof id !== 'string' || id.startsWith('_')) throw new AppError(403, 'forbidden', 'only resource documents may be replicated to this node');
+  }
+}
+
+export function inboundProxy(forwarder: IncomingForwarder, auth: Authenticator): Middleware<NodeState> {
+  return async (ctx, next) => {
+    if (ctx.path !== INBOUND_PATH && !ctx.path.startsWith(`${INBOUND_PATH}/`)) return next();
+    await auth.require(ctx.get('authorization'), 'network_admin');
+    const segments = segmentsOf(ctx.path);
+    if (!segments || !RULES.some((rule) => rule(segments, ctx.method))) {
+      throw new AppError(403, 'forbidden', `${ctx.method} ${ctx.path} is not part of inbound replication`);
+    }
+    const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
+    const body = hasBody ? await readBody(ctx.req) : undefined;
+    if (body && segments[0] === '_bulk_docs') refuseSpecialDocs(body);
+    const subpath = segments.length ? `/${segments.map(encodeURIComponent).join('/').replace(/^_local%2F|^_local\//, '_local/')}` : '/';
+    const response = await forwarder.forward({ method: ctx.method, subpath, search: ctx.search, contentType: ctx.get('content-type') || undefined, body });
+    ctx.status = response.status;
+    if (response.contentType) ctx.type = response.contentType;
+    ctx.body = response.body ?? '';
+  };
+}

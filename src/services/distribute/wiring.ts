@@ -1,0 +1,55 @@
+/** Distribution's objects, built once per node process (src/deps.ts) and started by src/runtime.ts. */
+import type { Logger } from 'pino';
+import type { Couch } from '../../storage/couch.js';
+import type { DatabaseNames } from '../../storage/databases.js';
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { ResourceRepository } from '../../storage/resource-repository.js';
+import { DistributionRepository, replicationSource } from '../../storage/distribution-outbound.js';
+import { IncomingRepository } from '../../storage/distribution-incoming.js';
+import { IncomingForwarder } from '../../storage/distribution-proxy.js';
+import type { DocumentChecks } from '../publish/document-checks.js';
+import type { Clock } from '../../domain/timestamps.js';
+import { IncomingFollower } from '../../followers/incoming-follower.js';
+import { DistributeService } from './distribute.service.js';
+import { DestinationService } from './destination.service.js';
+import { InboundService } from './inbound.service.js';
+import { DistributionScheduler } from './scheduler.js';
+
+export interface Distribution {
+  service: DistributeService;
+  destination: DestinationService;
+  inbound: InboundService;
+  forwarder: IncomingForwarder;
+  repository: DistributionRepository;
+  follower: IncomingFollower;
+  scheduler: DistributionScheduler;
+}
+
+export interface DistributionInput {
+  couch: Couch;
+  names: DatabaseNames;
+  nodes: NodeRepository;
+  resources: ResourceRepository;
+  checks: DocumentChecks;
+  logger: Logger;
+  publicUrl: string;
+  clock: Clock;
+  /** true when the node runs its embedded store (no COUCHDB_URL). */
+  embedded: boolean;
+}
+
+export function buildDistribution(input: DistributionInput): Distribution {
+  const logger = input.logger.child({ component: 'distribution' });
+  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded));
+  const inbound = new InboundService(input.nodes, input.resources, input.checks, input.publicUrl, input.clock);
+  const service = new DistributeService(input.nodes, repository, logger);
+  return {
+    service,
+    destination: new DestinationService(input.nodes, input.publicUrl),
+    inbound,
+    forwarder: new IncomingForwarder(input.couch, input.names),
+    repository,
+    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), inbound, repository, logger),
+    scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
+  };
+}

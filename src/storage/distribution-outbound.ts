@@ -1,0 +1,110 @@
+/**
+ * What the source side of distribution needs from CouchDB: the check that resource_data documents
+ * exist, one-shot filtered replication, destination credentials and the outbound status.
+ */
+import type { DocumentScope } from 'nano';
+import type { Couch } from './couch.js';
+import { inStore } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+import { getOrUndefined, reconcileDoc, type StoredDoc } from './documents.js';
+import { NODE_STATUS_ID } from './node-repository.js';
+
+/** Credentials for destinations' inbound endpoints: a `_local/` doc of the node DB (never replicated, listed or served). */
+export const DESTINATION_CREDENTIALS_ID = '_local/distribution_credentials';
+
+export interface DestinationCredentials { user: string; password: string }
+
+export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string }
+
+/** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
+export function scrubCredentials(text: string): string {
+  return text.replace(/\/\/[^/@\s"']+@/g, '//');
+}
+
+const destinationKey = (url: string): string => url.replace(/\/+$/, '');
+
+interface ReplicateResponse {
+  ok?: boolean; no_changes?: boolean; docs_written?: number; docs_read?: number; doc_write_failures?: number;
+  history?: { docs_written?: number; docs_read?: number; doc_write_failures?: number }[];
+}
+
+export class DistributionRepository {
+  private readonly node: DocumentScope<unknown>;
+  private readonly resources: DocumentScope<unknown>;
+
+  /**
+   * `source` is how the replicator names our resource data database: its name on the embedded
+   * store (PouchDB replicates a local database and passes query_params straight to the filter),
+   * its full URL on CouchDB 3 (local endpoints were removed in 3.0).
+   */
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string) {
+    this.node = couch.use(names.node);
+    this.resources = couch.use(names.resourceData);
+  }
+
+  /** Spec "Distribution", source step 1: pages through _all_docs until one resource_data document is seen. */
+  async holdsResourceData(): Promise<boolean> {
+    let startkey: string | undefined;
+    for (;;) {
+      const page = await inStore('read resource data', () => this.resources.list({ include_docs: true, limit: 201, ...(startkey !== undefined ? { startkey } : {}) }));
+      const rows = startkey !== undefined ? page.rows.slice(1) : page.rows;
+      if (rows.some((row) => (row.doc as { doc_type?: unknown } | undefined)?.doc_type === 'resource_data')) return true;
+      const last = page.rows[page.rows.length - 1];
+      if (!last || page.rows.length < 201) return false;
+      startkey = last.id;
+    }
+  }
+
+  /**
+   * One-shot `POST /_replicate` (CouchDB "Replication", /_replicate): answers when the
+   * replication has finished. Failures are returned, never thrown, with credentials scrubbed.
+   */
+  async replicate(target: string, filter: string, queryParams: Record<string, string>): Promise<ReplicationResult> {
+    try {
+      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, filter, query_params: queryParams } }) as ReplicateResponse;
+      const history = body.history?.[0] ?? {};
+      const docsWritten = body.docs_written ?? history.docs_written ?? 0;
+      const writeFailures = body.doc_write_failures ?? history.doc_write_failures ?? 0;
+      return { ok: body.ok === true && writeFailures === 0, docsWritten, docsRead: body.docs_read ?? history.docs_read ?? 0, writeFailures, ...(writeFailures > 0 ? { error: `${writeFailures} documents were not written` } : {}) };
+    } catch (error) {
+      const e = error as { statusCode?: number; reason?: string; error?: string; message?: string };
+      const reason = e.reason ?? e.message ?? String(error);
+      return { ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0, error: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()) };
+    }
+  }
+
+  async credentialsFor(destinationUrl: string): Promise<DestinationCredentials | undefined> {
+    const doc = await getOrUndefined(this.node, DESTINATION_CREDENTIALS_ID);
+    const entry = (doc?.destinations as Record<string, DestinationCredentials> | undefined)?.[destinationKey(destinationUrl)];
+    return entry && typeof entry.user === 'string' && typeof entry.password === 'string' ? entry : undefined;
+  }
+
+  async setCredentials(destinationUrl: string, credentials: DestinationCredentials | undefined): Promise<void> {
+    await reconcileDoc(this.node, DESTINATION_CREDENTIALS_ID, (existing) => {
+      const destinations = { ...((existing?.destinations as Record<string, DestinationCredentials> | undefined) ?? {}) };
+      if (credentials) destinations[destinationKey(destinationUrl)] = credentials;
+      else delete destinations[destinationKey(destinationUrl)];
+      return { _id: DESTINATION_CREDENTIALS_ID, destinations };
+    });
+  }
+
+  /** Merges per-destination outcomes into node_status.outbound and sets last_out_sync (read by /status). */
+  async recordOutbound(at: string, outbound: Record<string, Record<string, unknown>>): Promise<void> {
+    await reconcileDoc(this.node, NODE_STATUS_ID, (existing: StoredDoc | undefined) => ({
+      ...(existing ?? {}),
+      _id: NODE_STATUS_ID,
+      last_out_sync: at,
+      outbound: { ...((existing?.outbound as Record<string, unknown> | undefined) ?? {}), ...outbound },
+    }));
+  }
+
+  /** Sets node_status.last_in_sync: the last time inbound distribution stored documents. */
+  async recordInbound(at: string): Promise<void> {
+    await reconcileDoc(this.node, NODE_STATUS_ID, (existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_in_sync: at }));
+  }
+}
+
+/** The replication source for `DistributionRepository`: see its constructor. */
+export function replicationSource(couch: Couch, names: DatabaseNames, embedded: boolean): string {
+  return embedded ? names.resourceData : `${couch.config.url.replace(/\/+$/, '')}/${encodeURIComponent(names.resourceData)}`;
+}

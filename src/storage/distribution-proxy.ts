@@ -1,0 +1,41 @@
+/**
+ * Forwards one request of the CouchDB replication protocol to the node's own incoming database,
+ * with the node's store credentials (the store itself is never exposed). What may be forwarded is
+ * decided by src/services/distribute/inbound-proxy.ts; this is the HTTP hop only.
+ */
+import { Readable } from 'node:stream';
+import type { Couch } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+
+export interface ForwardRequest { method: string; subpath: string; search: string; contentType: string | undefined; body: Buffer | undefined }
+export interface ForwardResponse { status: number; contentType: string | null; body: Readable | null }
+
+export class IncomingForwarder {
+  private readonly base: string;
+  private readonly authorization: string | undefined;
+
+  constructor(couch: Couch, names: DatabaseNames) {
+    const url = new URL(couch.config.url);
+    this.authorization = url.username ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` : undefined;
+    url.username = '';
+    url.password = '';
+    this.base = `${url.toString().replace(/\/+$/, '')}/${encodeURIComponent(names.incoming)}`;
+  }
+
+  async forward(request: ForwardRequest): Promise<ForwardResponse> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.authorization) headers.authorization = this.authorization;
+    if (request.contentType) headers['content-type'] = request.contentType;
+    const response = await fetch(`${this.base}${request.subpath}${request.search}`, {
+      method: request.method,
+      headers,
+      ...(request.body && request.method !== 'GET' && request.method !== 'HEAD' ? { body: new Uint8Array(request.body) } : {}),
+      redirect: 'error',
+    });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream) : null,
+    };
+  }
+}

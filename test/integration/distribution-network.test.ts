@@ -1,0 +1,109 @@
+/** Distribution in small networks: a destination down then up, a ring, replacement, the scheduler. */
+import path from 'node:path';
+import { expect } from 'chai';
+import pino from 'pino';
+import { startTestNode, type TestNode } from '../support/node.js';
+import { nsdlDocs, keyServer, replacementChain, type Doc } from '../support/documents.js';
+import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { generateNodeKeyPair, signEnvelope } from '../../src/domain/signature/lr-pgp.js';
+import { DistributionScheduler } from '../../src/services/distribute/scheduler.js';
+
+describe('distribution in small networks', function () {
+  this.timeout(180000);
+
+  describe('a destination that is down, then up', () => {
+    let net: TestNetwork;
+    let restarted: TestNode | undefined;
+    before(async () => { net = await startTestNetwork({ nodes: 2, topology: 'chain' }); });
+    after(async () => { await restarted?.stop(); await net.stop(); });
+
+    it('is no error; the next distribution delivers everything', async () => {
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      const first = await publish(a, nsdlDocs(5));
+      await b.node.close();
+      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
+      const second = await publish(a, nsdlDocs(4));
+      restarted = await startTestNode({ dataDir: b.dataDir, env: { PORT: new URL(b.node.publicUrl).port, CONFIG: path.join(b.dataDir, 'config.json') } });
+      const back: NetworkNode = { ...b, node: restarted };
+      expect((await distribute(a)).status).to.equal(200);
+      expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 9 });
+      const arrived = await settled(back, 9);
+      expect([...arrived.keys()].sort()).to.deep.equal([...first, ...second].sort());
+    });
+  });
+
+  describe('a ring of three nodes', () => {
+    let net: TestNetwork;
+    before(async () => { net = await startTestNetwork({ nodes: 3, topology: 'ring' }); });
+    after(async () => { await net.stop(); });
+
+    it('converges: every node holds every document, each stored once, and distribution stops', async () => {
+      const nodes = net.nodes as [NetworkNode, NetworkNode, NetworkNode];
+      const ids = [...await publish(nodes[0], nsdlDocs(4)), ...await publish(nodes[1], nsdlDocs(3).reverse()), ...await publish(nodes[2], nsdlDocs(2))];
+      for (let round = 0; round < 3; round += 1) {
+        for (const entry of nodes) {
+          expect((await distribute(entry)).status).to.equal(200);
+          await Promise.all(nodes.map((node) => settled(node, 0)));
+        }
+      }
+      for (const entry of nodes) {
+        const docs = await settled(entry, ids.length);
+        expect([...docs.keys()].sort()).to.deep.equal([...ids].sort());
+        for (const doc of docs.values()) expect(doc._rev, `${entry.name} ${doc._id}`).to.match(/^1-/);
+      }
+      // One more round replicates nothing: every document came back to a node that had it.
+      for (const [index, entry] of nodes.entries()) {
+        await distribute(entry);
+        expect(await outbound(entry, nodes[(index + 1) % 3] as NetworkNode)).to.include({ outcome: 'ok', docs_written: 0 });
+      }
+    });
+  });
+
+  describe('replacement', () => {
+    let net: TestNetwork;
+    let keys: Awaited<ReturnType<typeof keyServer>>;
+    before(async () => {
+      keys = await keyServer();
+      net = await startTestNetwork({ nodes: 2, topology: 'chain', nodeConfig: () => ({ policy: { allow_private_fetch: true } }) });
+    });
+    after(async () => { await net.stop(); await keys.close(); });
+
+    it('a replacement published at the source tombstones the original at the destination', async () => {
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      const pair = await generateNodeKeyPair('signer', 'signer@example.org');
+      const location = keys.put('signer', pair.publicKeyArmored);
+      const sign = (doc: Doc): Promise<Doc> => signEnvelope(doc, pair.privateKeyArmored, undefined, [location]);
+      const [original, replacement] = replacementChain() as [Doc, Doc];
+      await publish(a, [await sign(original)]);
+      await distribute(a);
+      expect((await settled(b, 1)).get(original.doc_ID as string)?.doc_type).to.equal('resource_data');
+      await publish(a, [await sign(replacement)]);
+      await distribute(a);
+      const docs = await settled(b, 2);
+      const tombstone = docs.get(original.doc_ID as string) as Record<string, unknown>;
+      expect(tombstone).to.include({ doc_type: 'tombstone' });
+      expect((tombstone.replaced_by as Record<string, unknown>).doc_ID).to.equal(replacement.doc_ID);
+      expect(docs.get(replacement.doc_ID as string)?.doc_type).to.equal('resource_data');
+      expect((await storedDocs(a)).get(original.doc_ID as string)?.doc_type).to.equal('tombstone');
+    });
+  });
+
+  describe('the scheduler', () => {
+    let node: TestNode;
+    before(async () => { node = await startTestNode(); });
+    after(async () => { await node.stop(); });
+
+    it('triggers distribution every sync_frequency when set, and not at all otherwise', async () => {
+      let calls = 0;
+      const scheduler = new DistributionScheduler(node.deps.nodes, async () => { calls += 1; return { OK: true, error: '' }; }, pino({ level: 'silent' }), 60);
+      scheduler.start();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(calls).to.equal(0);
+      await node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), sync_frequency: 1 }));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await scheduler.stop();
+      expect(calls).to.be.within(2, 8);
+    });
+  });
+});

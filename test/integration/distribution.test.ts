@@ -1,0 +1,211 @@
+/** Distribution between real nodes on loopback, each with its own embedded store (spec "Distribution"). */
+import { expect } from 'chai';
+import { getJson, postJson, basicAuth } from '../support/node.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import {
+  startTestNetwork, publish, distribute, storedDocs, settled, incomingCount, outbound, connectNodes, authOf, waitFor,
+  type TestNetwork, type NetworkNode,
+} from '../support/network.js';
+
+const tagged = (docs: Doc[], tag: string): Doc[] => docs.map((doc) => ({ ...doc, keys: [...((doc.keys as string[] | undefined) ?? []), tag] }));
+const setNode = (entry: NetworkNode, fields: Record<string, unknown>): Promise<unknown> =>
+  entry.node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
+const setCommunity = (entry: NetworkNode, fields: Record<string, unknown>): Promise<unknown> =>
+  entry.node.deps.nodes.reconcileCommunityDoc('community_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
+
+describe('distribution between two nodes', function () {
+  this.timeout(120000);
+  let net: TestNetwork;
+  let a: NetworkNode;
+  let b: NetworkNode;
+  let total = 0;
+
+  before(async () => {
+    net = await startTestNetwork({ nodes: 2, topology: 'chain' });
+    [a, b] = net.nodes as [NetworkNode, NetworkNode];
+  });
+  after(async () => { await net.stop(); });
+
+  it('GET /destination describes the node, with its inbound URL and filter description', async () => {
+    const { status, body } = await getJson(`${b.node.url}/destination`);
+    expect(status).to.equal(200);
+    expect(body).to.include({ OK: true });
+    expect(body.target_node_info).to.include({ active: true, gateway_node: false, social_community: true, incoming_url: `${b.node.publicUrl}/incoming` });
+    expect(body.target_node_info).to.have.keys('active', 'node_id', 'network_id', 'community_id', 'gateway_node', 'social_community', 'incoming_url', 'filter_description');
+  });
+
+  it('POST /distribute needs a network_admin account (401 otherwise)', async () => {
+    expect((await postJson(`${a.node.url}/distribute`, '')).status).to.equal(401);
+    expect((await postJson(`${a.node.url}/distribute`, '', authOf(a.publisher))).status).to.equal(401);
+  });
+
+  it('the inbound endpoint forwards replication requests only, with credentials', async () => {
+    const admin = authOf(b.admin);
+    expect((await fetch(`${b.node.url}/incoming/`)).status).to.equal(401);
+    expect((await fetch(`${b.node.url}/incoming/`, { headers: authOf(b.publisher) })).status).to.equal(401);
+    expect((await fetch(`${b.node.url}/incoming/`, { headers: admin })).status).to.equal(200);
+    expect((await fetch(`${b.node.url}/incoming/_all_docs`, { headers: admin })).status).to.equal(403);
+    expect((await fetch(`${b.node.url}/incoming/_local/lr-incoming-follower`, { headers: admin })).status).to.equal(403);
+    const bulk = (docs: unknown[]): Promise<Response> => fetch(`${b.node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ docs, new_edits: false }) });
+    expect((await bulk([{ _id: '_design/evil', _rev: '1-a', views: {} }])).status).to.equal(403);
+    expect((await fetch(`${b.node.url}/incoming/_design%2Fevil`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json' }, body: '{}' })).status).to.equal(403);
+  });
+
+  it('common → common: documents arrive with their own node_timestamp; do_not_distribute, deleted and tombstoned documents never do', async () => {
+    const ids = await publish(a, nsdlDocs(10));
+    const [deleted] = await publish(a, tagged(nsdlDocs(1), 'to be deleted').map((doc) => ({ ...doc, identity: { submitter: 'publisher', submitter_type: 'agent' } })));
+    const removal = await postJson(`${a.node.url}/delete`, { request_IDs: [deleted] }, authOf(a.publisher));
+    expect(removal.body.document_results).to.deep.equal([{ doc_ID: deleted, OK: true }]);
+    // Stored directly: /publish refuses do_not_distribute, and tombstones are made by replacement.
+    const source = a.node.couch.use(a.node.names.resourceData);
+    const template = { ...nsdlDocs(1)[0], doc_type: 'resource_data', node_timestamp: '2020-01-01T00:00:00.000000Z' };
+    await source.insert({ ...template, _id: 'dnd-1', doc_ID: 'dnd-1', do_not_distribute: true } as never);
+    await source.insert({ _id: 'tomb-1', doc_ID: 'tomb-1', doc_type: 'tombstone', do_not_distribute: true } as never);
+    const answer = await distribute(a);
+    expect(answer).to.deep.include({ status: 200, body: { OK: true, error: '' } });
+    total = ids.length;
+    const arrived = await settled(b, total);
+    const origin = await storedDocs(a);
+    expect([...arrived.keys()].sort()).to.deep.equal([...ids].sort());
+    for (const id of ids) {
+      const there = arrived.get(id) as Record<string, unknown>;
+      const here = origin.get(id) as Record<string, unknown>;
+      expect(there.node_timestamp).to.not.equal(here.node_timestamp);
+      expect(there.publish_node).to.equal(here.publish_node);
+      expect(there.resource_locator).to.equal(here.resource_locator);
+    }
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 10 });
+    const { body: status } = await getJson(`${b.node.url}/status`);
+    expect(status.last_in_sync).to.be.a('string');
+  });
+
+  it('a second run delivers only new documents, and never stores one twice', async () => {
+    const ids = await publish(a, nsdlDocs(3));
+    expect((await distribute(a)).status).to.equal(200);
+    total += ids.length;
+    const arrived = await settled(b, total);
+    for (const doc of arrived.values()) expect(doc._rev).to.match(/^1-/);
+  });
+
+  it('never puts destination credentials in a response or a log line', async () => {
+    const { body } = await getJson(`${a.node.url}/status`);
+    expect(JSON.stringify(body)).to.not.include(b.admin.password);
+    expect(net.logs[0]?.join('')).to.not.include(b.admin.password);
+    expect(net.logs[0]?.join('')).to.include('distribution');
+  });
+
+  it('applies the destination filter description (include, then exclude)', async () => {
+    await b.node.deps.nodes.reconcileNodeDoc('filter_description', () => ({ _id: 'filter_description', doc_type: 'filter_description', active: true, include_exclude: true, filter: [{ filter_key: 'keys', filter_value: '^wanted$' }] }));
+    const wanted = await publish(a, tagged(nsdlDocs(2), 'wanted'));
+    const other = await publish(a, tagged(nsdlDocs(2), 'unwanted'));
+    await distribute(a);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 2 });
+    total += 2;
+    let arrived = await settled(b, total);
+    for (const id of wanted) expect(arrived.has(id)).to.equal(true);
+    for (const id of other) expect(arrived.has(id)).to.equal(false);
+    await b.node.deps.nodes.reconcileNodeDoc('filter_description', () => ({ _id: 'filter_description', doc_type: 'filter_description', active: true, include_exclude: false, filter: [{ filter_key: 'keys', filter_value: '^excluded$' }] }));
+    const excluded = await publish(a, tagged(nsdlDocs(2), 'excluded'));
+    await distribute(a);
+    // The two 'unwanted' documents pass the exclude filter now.
+    total += 2;
+    arrived = await settled(b, total);
+    for (const id of other) expect(arrived.has(id)).to.equal(true);
+    for (const id of excluded) expect(arrived.has(id)).to.equal(false);
+    await b.node.deps.nodes.deleteNodeDoc('filter_description');
+    await distribute(a);
+    total += 2;
+    await settled(b, total);
+  });
+
+  describe('skip rules (spec "Distribution", source step 4) and the one-gateway rule', () => {
+    const NETWORK = 'Learning Registry Open, Public Network';
+    const COMMUNITY = 'Learning Registry Open, Public Community';
+    let connection: string;
+    let canary: string[];
+
+    before(async () => {
+      connection = (await a.node.deps.nodes.connections()).find((doc) => doc.destination_node_url === b.node.publicUrl)?._id as string;
+      canary = await publish(a, nsdlDocs(1));
+    });
+    const setConnection = (fields: Record<string, unknown>): Promise<unknown> => a.node.deps.nodes.reconcileNodeDoc(connection, (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
+    afterEach(async () => {
+      await setConnection({ gateway_connection: false });
+      await setNode(a, { gateway_node: false, network_id: NETWORK });
+      await setNode(b, { gateway_node: false, network_id: NETWORK });
+      await setCommunity(b, { community_id: COMMUNITY, social_community: true });
+      for (const doc of await a.node.deps.nodes.connections()) if (doc._id !== connection) await a.node.deps.nodes.deleteNodeDoc(doc._id);
+    });
+    const expectSkipped = async (reason: RegExp): Promise<void> => {
+      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      const entry = await outbound(a, b);
+      expect(entry.outcome).to.equal('skipped');
+      expect(entry.reason).to.match(reason);
+      expect((await storedDocs(b)).has(canary[0] as string)).to.equal(false);
+      expect(await incomingCount(b)).to.equal(0);
+    };
+
+    it('communities differ and one of them is not social', async () => {
+      await setCommunity(b, { community_id: 'Another community', social_community: false });
+      await expectSkipped(/communities differ/);
+    });
+    it('not a gateway connection and the networks differ', async () => {
+      await setNode(b, { network_id: 'Another network' });
+      await expectSkipped(/networks differ/);
+    });
+    it('a gateway connection within one network', async () => {
+      await setNode(a, { gateway_node: true });
+      await setNode(b, { gateway_node: true });
+      await setConnection({ gateway_connection: true });
+      await expectSkipped(/within one network/);
+    });
+    it('a gateway connection where a node is not a gateway', async () => {
+      await setNode(a, { gateway_node: true });
+      await setNode(b, { network_id: 'Another network' });
+      await setConnection({ gateway_connection: true });
+      await expectSkipped(/not a gateway node/);
+    });
+    it('more than one active gateway connection aborts with an error', async () => {
+      await setConnection({ gateway_connection: true });
+      await a.node.deps.nodes.reconcileNodeDoc('connection:second', () => ({ _id: 'connection:second', doc_type: 'connection_description', active: true, gateway_connection: true, destination_node_url: 'http://127.0.0.1:9' }));
+      const { status, body } = await distribute(a);
+      expect(status).to.equal(500);
+      expect(body.OK).to.equal(false);
+      expect(body.error).to.match(/more than one active gateway/);
+    });
+    it('a gateway connection between gateway nodes of two networks distributes', async () => {
+      await setNode(a, { gateway_node: true });
+      await setNode(b, { gateway_node: true, network_id: 'Another network' });
+      await setConnection({ gateway_connection: true });
+      expect((await distribute(a)).status).to.equal(200);
+      expect(await outbound(a, b)).to.include({ outcome: 'ok' });
+      await waitFor('the canary', async () => (await storedDocs(b)).has(canary[0] as string));
+      total = (await storedDocs(a)).size - 3; // all but the deleted, do_not_distribute and tombstone ones
+    });
+  });
+
+  it('a connection added while the node runs takes effect; an unreachable one is no error', async () => {
+    await connectNodes(a, { ...b, node: { ...b.node, publicUrl: 'http://127.0.0.1:9' } } as NetworkNode, { credentials: false });
+    const { status, body } = await distribute(a);
+    expect(status).to.equal(200);
+    expect(body).to.deep.equal({ OK: true, error: '' });
+    const { body: st } = await getJson(`${a.node.url}/status`);
+    expect((st.outbound as Record<string, Record<string, unknown>>)['http://127.0.0.1:9']).to.include({ outcome: 'unreachable' });
+  });
+
+  it('a second /distribute during a run reports the running one', async () => {
+    const service = a.node.deps.distribution.service;
+    const first = service.distribute();
+    const second = await service.distribute();
+    expect(second).to.have.property('running_since');
+    expect((await first).OK).to.equal(true);
+    expect(await service.distribute()).to.not.have.property('running_since');
+  });
+
+  it('reads the original implementation\'s answer (taget_node_info, lowercase ok)', async () => {
+    const { parseDestinationAnswer } = await import('../../src/services/distribute/destination-info.js');
+    const info = parseDestinationAnswer({ ok: true, taget_node_info: { active: true, node_id: 'n', network_id: 'N', community_id: 'C', gateway_node: false, social_community: true, incoming_url: 'http://x/incoming', filter_description: {} } });
+    expect(info).to.include({ node_id: 'n', incoming_url: 'http://x/incoming' });
+    expect(basicAuth('x', 'y')).to.be.a('string');
+  });
+});
