@@ -37,13 +37,12 @@ try {
   // Page 1 versus page 1,000 (or the deepest page of a smaller corpus).
   const ids = `${node.url}/obtain?ids_only=T`;
   const target = Math.min(999, Math.floor(TOTAL / LATENCY_PAGE) - 1);
-  let deepToken: string | undefined;
   let token: string | null | undefined;
   for (let pages = 0; pages < target; pages += 1) {
     token = ((await (await fetch(`${ids}${token ? `&resumption_token=${encodeURIComponent(token)}` : ''}`)).json()) as { resumption_token?: string | null }).resumption_token;
     if (!token) break;
   }
-  deepToken = token ?? undefined;
+  const deepToken = token ?? undefined;
   const timed = async (url: string): Promise<number> => {
     const t0 = process.hrtime.bigint();
     await (await fetch(url)).json();
