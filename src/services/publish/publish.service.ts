@@ -1,6 +1,7 @@
 /**
  * Basic Publish (spec "Publish"): the processing order of the spec, one result per document,
- * one _bulk_docs round trip for the batch (a second one only for tombstones).
+ * one _bulk_docs round trip for a batch of new documents (another for tombstones, and one read
+ * and write more only for supplied doc_IDs that turn out to exist).
  */
 import { randomUUID } from 'node:crypto';
 import type { NodePolicy } from '../../config/index.js';
@@ -28,9 +29,23 @@ export class PublishRefused extends AppError {
 
 interface Accepted {
   index: number;
+  /** The document as submitted (after proxy signing); `doc` is its stored form. */
+  source: Envelope;
   doc: StoredDoc;
   signature: SignatureOutcome;
   replaces: string[];
+  /** Written without a prior read: a conflict means the doc_ID exists (a same-doc_ID update). */
+  optimistic: boolean;
+  /** Set by a dry run when the update rules refuse it. */
+  refused?: string;
+}
+
+interface Batch {
+  context: CheckContext;
+  nodeId: string;
+  now: string;
+  nodeKeyIds: string[];
+  state: Map<string, StoredDoc>;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -70,13 +85,15 @@ export class PublishService {
 
   private async processBatch(documents: unknown[], context: CheckContext, account: Account | undefined, nodeId: string, keys: NodeKeys, dryRun: boolean): Promise<PublishResponse> {
     const results: DocumentResult[] = documents.map((doc) => ({ doc_ID: isRecord(doc) && typeof doc.doc_ID === 'string' ? doc.doc_ID : null, OK: false }));
-    const referenced = documents.flatMap((doc) => (isRecord(doc) ? [doc.doc_ID, ...(Array.isArray(doc.replaces) ? doc.replaces : [])] : []))
+    // Only the documents named in `replaces` are read first. A supplied doc_ID that is already
+    // stored shows up as a conflict of the optimistic write (no _rev), and only those are read and
+    // handled as same-doc_ID updates: a batch of new documents costs one _bulk_docs round trip.
+    const replaced = documents.flatMap((doc) => (isRecord(doc) && Array.isArray(doc.replaces) ? doc.replaces : []))
       .filter((id): id is string => typeof id === 'string' && id.length > 0);
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
-    const state = await this.store.getMany(referenced);
-    const now = nodeTimestamp(this.clock());
-    const nodeKeyIds = await keyIdsOfArmored(keys.publicKey);
+    const state = await this.store.getMany(replaced);
+    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds: await keyIdsOfArmored(keys.publicKey), state };
     const accepted: Accepted[] = [];
     const inBatch = new Set<string>();
 
@@ -89,40 +106,70 @@ export class PublishService {
       }
       const checked = await this.checks.check(doc, context);
       if (!checked.ok) { result.error = checked.error; continue; }
-      const docId = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : randomUUID().replace(/-/g, '');
+      const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
+      const docId = supplied ? String(doc.doc_ID) : randomUUID().replace(/-/g, '');
       result.doc_ID = docId;
       if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
-      const needsProof = state.has(docId) || replaces.some((id) => state.has(id));
-      let signature = checked.signature;
-      if (needsProof && signature.verifiedKeyIds.length === 0 && doc.digital_signature !== undefined) {
-        // Replacing needs a verified signature even when the node does not verify others.
-        const outcome = await this.checks.verifySignature(doc, context);
-        if (!outcome.failure) signature = outcome;
-      }
-      const refusal = await replacementRefusal(docId, doc, replaces, state, signature, nodeKeyIds, context.policy);
-      if (refusal) { result.error = refusal; continue; }
-      const existing = state.get(docId);
-      const stored: StoredDoc = {
-        ...doc,
-        _id: docId,
-        doc_ID: docId,
-        // Immutable on a same-doc_ID update: doc_ID, doc_type, create_timestamp and publish_node.
-        // publish_node is the spec's name, publishing_node the original nodes' (kept for them).
-        publish_node: typeof existing?.publish_node === 'string' ? existing.publish_node : nodeId,
-        publishing_node: typeof existing?.publishing_node === 'string' ? existing.publishing_node : nodeId,
-        create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : now,
-        update_timestamp: now,
-        node_timestamp: now,
-        ...(existing?._rev ? { _rev: existing._rev } : {}),
-      };
-      accepted.push({ index, doc: stored, signature, replaces });
-      state.set(docId, stored);
+      const prepared = await this.prepare({ index, source: doc, signature: checked.signature, replaces, optimistic: supplied && !state.has(docId) }, docId, batch);
+      if ('error' in prepared) { result.error = prepared.error; continue; }
+      accepted.push(prepared);
+      state.set(docId, prepared.doc);
       inBatch.add(docId);
     }
-    if (dryRun) for (const entry of accepted) (results[entry.index] as DocumentResult).OK = true;
-    else await this.storeAccepted(accepted, results, state, now);
+    if (dryRun) {
+      await this.resolveExisting(accepted, batch);
+      for (const entry of accepted) {
+        const result = results[entry.index] as DocumentResult;
+        if (entry.refused) result.error = entry.refused;
+        else result.OK = true;
+      }
+    } else {
+      await this.storeAccepted(accepted, results, batch);
+    }
     return { OK: true, document_results: results.map((r) => (r.OK ? { doc_ID: r.doc_ID, OK: true } : r)) };
+  }
+
+  /** Replacement policy against what is known of the stored documents, then the stored form. */
+  private async prepare(entry: Omit<Accepted, 'doc'>, docId: string, batch: Batch): Promise<Accepted | { error: string }> {
+    const { state, context } = batch;
+    const needsProof = state.has(docId) || entry.replaces.some((id) => state.has(id));
+    let signature = entry.signature;
+    if (needsProof && signature.verifiedKeyIds.length === 0 && entry.source.digital_signature !== undefined) {
+      // Replacing needs a verified signature even when the node does not verify others.
+      const outcome = await this.checks.verifySignature(entry.source, context);
+      if (!outcome.failure) signature = outcome;
+    }
+    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, batch.nodeKeyIds, context.policy);
+    if (refusal) return { error: refusal };
+    const existing = state.get(docId);
+    const doc: StoredDoc = {
+      ...entry.source,
+      _id: docId,
+      doc_ID: docId,
+      // Immutable on a same-doc_ID update: doc_ID, doc_type, create_timestamp and publish_node.
+      // publish_node is the spec's name, publishing_node the original nodes' (kept for them).
+      publish_node: typeof existing?.publish_node === 'string' ? existing.publish_node : batch.nodeId,
+      publishing_node: typeof existing?.publishing_node === 'string' ? existing.publishing_node : batch.nodeId,
+      create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : batch.now,
+      update_timestamp: batch.now,
+      node_timestamp: batch.now,
+      ...(existing?._rev ? { _rev: existing._rev } : {}),
+    };
+    return { ...entry, signature, doc };
+  }
+
+  /** For a dry run: reads the optimistic documents that exist and applies the update rules to them. */
+  private async resolveExisting(accepted: Accepted[], batch: Batch): Promise<void> {
+    const optimistic = accepted.filter((entry) => entry.optimistic);
+    const found = await this.store.getMany(optimistic.map((entry) => entry.doc._id));
+    for (const entry of optimistic) {
+      const existing = found.get(entry.doc._id);
+      if (!existing) continue;
+      batch.state.set(entry.doc._id, existing);
+      const prepared = await this.prepare(entry, entry.doc._id, batch);
+      if ('error' in prepared) entry.refused = prepared.error;
+    }
   }
 
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
@@ -140,12 +187,32 @@ export class PublishService {
     return signEnvelope(doc, keys.privateKey, undefined, [`${this.publicUrl}/pubkey`]);
   }
 
-  private async storeAccepted(accepted: Accepted[], results: DocumentResult[], state: Map<string, StoredDoc>, now: string): Promise<void> {
-    const outcomes = await storeWithTombstones(this.store, accepted, state, now);
-    for (const [position, outcome] of outcomes.entries()) {
-      const result = results[(accepted[position] as Accepted).index] as DocumentResult;
-      if (outcome.ok) result.OK = true;
-      else result.error = `publish failed: ${outcome.error}`;
+  private async storeAccepted(accepted: Accepted[], results: DocumentResult[], batch: Batch): Promise<void> {
+    const record = (entries: Accepted[], outcomes: { ok: boolean; error?: string }[]): Accepted[] => {
+      const conflicts: Accepted[] = [];
+      for (const [position, outcome] of outcomes.entries()) {
+        const entry = entries[position] as Accepted;
+        const result = results[entry.index] as DocumentResult;
+        if (outcome.ok) { result.OK = true; continue; }
+        if (outcome.error === 'conflict' && entry.optimistic) conflicts.push(entry);
+        else result.error = `publish failed: ${outcome.error}`;
+      }
+      return conflicts;
+    };
+    const conflicts = record(accepted, await storeWithTombstones(this.store, accepted, batch.state, batch.now));
+    if (conflicts.length === 0) return;
+    // The supplied doc_IDs that exist already: same-doc_ID updates under the replacement policy.
+    const found = await this.store.getMany(conflicts.map((entry) => entry.doc._id));
+    const retry: Accepted[] = [];
+    for (const entry of conflicts) {
+      const result = results[entry.index] as DocumentResult;
+      const existing = found.get(entry.doc._id);
+      if (!existing) { result.error = 'publish failed: conflict'; continue; }
+      batch.state.set(entry.doc._id, existing);
+      const prepared = await this.prepare({ ...entry, optimistic: false }, entry.doc._id, batch);
+      if ('error' in prepared) result.error = prepared.error;
+      else retry.push(prepared);
     }
+    record(retry, await storeWithTombstones(this.store, retry, batch.state, batch.now));
   }
 }
