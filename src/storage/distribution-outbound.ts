@@ -21,6 +21,16 @@ export function scrubCredentials(text: string): string {
   return text.replace(/\/\/[^/@\s"']+@/g, '//');
 }
 
+/**
+ * Documents per replication batch (one `_revs_diff` and one `_bulk_docs` to the destination,
+ * plus checkpoints, per batch): `worker_batch_size` is CouchDB 3's name (default 500),
+ * `batch_size`/`batches_limit` PouchDB's (default 100/10; honoured by the embedded store's
+ * `_replicate` through patches/express-pouchdb+5.0.1-rc1.0.patch). Every request to a
+ * destination crosses its inbound proxy, so fewer, larger batches cost less per document.
+ */
+const BATCH_SIZE = 1000;
+const REPLICATION_BATCHES = { worker_batch_size: BATCH_SIZE, batch_size: BATCH_SIZE, batches_limit: 4 } as const;
+
 const destinationKey = (url: string): string => url.replace(/\/+$/, '');
 
 interface ReplicateResponse {
@@ -61,7 +71,7 @@ export class DistributionRepository {
    */
   async replicate(target: string, filter: string, queryParams: Record<string, string>): Promise<ReplicationResult> {
     try {
-      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, filter, query_params: queryParams } }) as ReplicateResponse;
+      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, filter, query_params: queryParams, ...REPLICATION_BATCHES } }) as ReplicateResponse;
       const history = body.history?.[0] ?? {};
       const docsWritten = body.docs_written ?? history.docs_written ?? 0;
       const writeFailures = body.doc_write_failures ?? history.doc_write_failures ?? 0;
