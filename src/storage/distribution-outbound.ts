@@ -52,17 +52,13 @@ export class DistributionRepository {
     this.resources = couch.use(names.resourceData);
   }
 
-  /** Spec "Distribution", source step 1: pages through _all_docs until one resource_data document is seen. */
+  /**
+   * Spec "Distribution", source step 1: one row of the map-only live view (node-status design
+   * doc) answers it, however many tombstones or other documents the database holds.
+   */
   async holdsResourceData(): Promise<boolean> {
-    let startkey: string | undefined;
-    for (;;) {
-      const page = await inStore('read resource data', () => this.resources.list({ include_docs: true, limit: 201, ...(startkey !== undefined ? { startkey } : {}) }));
-      const rows = startkey !== undefined ? page.rows.slice(1) : page.rows;
-      if (rows.some((row) => (row.doc as { doc_type?: unknown } | undefined)?.doc_type === 'resource_data')) return true;
-      const last = page.rows[page.rows.length - 1];
-      if (!last || page.rows.length < 201) return false;
-      startkey = last.id;
-    }
+    const result = await inStore('read resource data', () => this.resources.view('node-status', 'live_by_node_timestamp', { limit: 1 }));
+    return result.rows.length > 0;
   }
 
   /**

@@ -6,7 +6,9 @@
  * Node, community and connectivity documents are read at each run, so connections added while
  * the node runs take effect. Runs never overlap: a call during a run reports that run.
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { LeaseRepository } from '../../storage/lease-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
@@ -16,6 +18,9 @@ import { INBOUND_PATH } from './inbound-proxy.js';
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 export const REPLICATION_FILTER = 'distribute/live_for_destination';
 const PEER_TIMEOUT_MS = 10_000;
+const LEASE = 'distribution';
+/** Renewed every third of this while a run lasts; a crashed holder blocks others this long at most. */
+const LEASE_TTL_MS = 90_000;
 
 export interface DistributeAnswer { OK: boolean; error: string; running_since?: string }
 
@@ -36,20 +41,41 @@ const describe = (error: unknown): string => scrubCredentials(error instanceof E
 
 export class DistributeService {
   private running: { since: string; done: Promise<DistributeAnswer> } | undefined;
+  /** Identifies this process as a lease holder. */
+  private readonly holder = randomUUID();
 
   constructor(
     private readonly nodes: NodeRepository,
     private readonly repo: DistributionRepository,
     private readonly logger: Logger,
+    private readonly leases: LeaseRepository,
   ) {}
 
-  /** Starts a run, or reports the one in progress (its start time) without starting another. */
+  /**
+   * Starts a run, or reports the one in progress (its start time) without starting another. Runs
+   * do not overlap across node processes either: a run holds the `distribution` lease in CouchDB.
+   */
   distribute(): Promise<DistributeAnswer> {
     if (this.running) return Promise.resolve({ OK: true, error: '', running_since: this.running.since });
     const since = new Date().toISOString();
-    const done = this.run(since).finally(() => { this.running = undefined; });
+    const done = this.leased(since).finally(() => { this.running = undefined; });
     this.running = { since, done };
     return done;
+  }
+
+  private async leased(since: string): Promise<DistributeAnswer> {
+    const lease = await this.leases.acquire(LEASE, this.holder, LEASE_TTL_MS);
+    if (!lease.acquired) return { OK: true, error: '', running_since: lease.since };
+    const renewal = setInterval(() => {
+      this.leases.renew(LEASE, this.holder, LEASE_TTL_MS).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'distribution lease renewal failed'));
+    }, LEASE_TTL_MS / 3);
+    renewal.unref();
+    try {
+      return await this.run(since);
+    } finally {
+      clearInterval(renewal);
+      await this.leases.release(LEASE, this.holder).catch(() => undefined);
+    }
   }
 
   /** Resolves when the current run (if any) has finished; for a graceful stop. */

@@ -7,6 +7,7 @@ import type { ResourceRepository } from '../../storage/resource-repository.js';
 import { DistributionRepository, replicationSource } from '../../storage/distribution-outbound.js';
 import { IncomingRepository } from '../../storage/distribution-incoming.js';
 import { IncomingForwarder } from '../../storage/distribution-proxy.js';
+import { LeaseRepository } from '../../storage/lease-repository.js';
 import type { DocumentChecks } from '../publish/document-checks.js';
 import type { Clock } from '../../domain/timestamps.js';
 import { IncomingFollower } from '../../followers/incoming-follower.js';
@@ -42,7 +43,7 @@ export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded));
   const inbound = new InboundService(input.nodes, input.resources, input.checks, input.publicUrl, input.clock);
-  const service = new DistributeService(input.nodes, repository, logger);
+  const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names));
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),
