@@ -10,7 +10,9 @@ import { swordRoutes } from './services/sword/sword.routes.js';
 import { deleteRoutes } from './services/delete/delete.routes.js';
 import { sliceRoutes } from './services/slice/slice.routes.js';
 import { obtainRoutes } from './services/obtain/obtain.routes.js';
+import { harvestRoutes } from './services/harvest/harvest.routes.js';
 import { authRoutes } from './services/auth/auth.routes.js';
+import { oaiPmhRoutes } from './services/oai-pmh/oai-pmh.routes.js';
 import { distributeRoutes } from './services/distribute/distribute.routes.js';
 import { inboundProxy } from './services/distribute/inbound-proxy.js';
 
@@ -29,7 +31,9 @@ export function createApp(deps: Deps): Koa<NodeState> {
     deleteRoutes(deps.remove, deps.settings, deps.auth),
     sliceRoutes(deps.slice, deps.settings, deps.auth),
     obtainRoutes(deps.obtain),
+    harvestRoutes(deps.harvest, deps.publicUrl),
     authRoutes(deps.authPages),
+    oaiPmhRoutes(deps.oaiPmh),
     distributeRoutes(deps.distribution, deps.auth),
   ];
   for (const router of routers) {

@@ -16,17 +16,21 @@ import { ObtainRepository } from './storage/obtain-repository.js';
 import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
 import { ServiceSettings } from './services/service-settings.js';
+import { HarvestService } from './services/harvest/harvest.service.js';
+import { HarvestRepository } from './services/harvest/harvest-repository.js';
+import { OaiPmhService } from './services/oai-pmh/oai-pmh.service.js';
+import { MetadataSource } from './services/oai-pmh/metadata.js';
 import { Authenticator } from './http/auth.js';
+import { authPagesOptions } from './services/auth/index.js';
+import type { AuthPagesOptions } from './services/auth/auth.routes.js';
 import { SwordService } from './services/sword/sword.service.js';
 import { createEnvelopeValidator } from './validation/envelope-validator.js';
 import { compileDistributionFilter } from './domain/filters.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
-import type { AppConfig } from './config/index.js';
 import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
-import { authPagesOptions } from './services/auth/index.js';
-import type { AuthPagesOptions } from './services/auth/auth.routes.js';
+import type { AppConfig } from './config/index.js';
 
 export interface Deps {
   config: AppConfig;
@@ -34,18 +38,20 @@ export interface Deps {
   publicUrl: string;
   settings: ServiceSettings;
   auth: Authenticator;
+  authPages: AuthPagesOptions;
   nodeInfo: NodeInfoService;
   publish: PublishService;
   sword: SwordService;
   remove: DeleteService;
   slice: SliceService;
   obtain: ObtainService;
+  harvest: HarvestService;
+  oaiPmh: OaiPmhService;
   tokens: TokenCodec;
   nodes: NodeRepository;
   resources: ResourceRepository;
   couch: Couch;
   names: DatabaseNames;
-  authPages: AuthPagesOptions;
   distribution: Distribution;
 }
 
@@ -72,6 +78,7 @@ export function buildDeps(input: DepsInput): Deps {
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public));
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
   const settings = new ServiceSettings(nodes);
+  const harvestStore = new HarvestRepository(input.couch, input.names);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock);
@@ -81,18 +88,20 @@ export function buildDeps(input: DepsInput): Deps {
     publicUrl: input.publicUrl,
     settings,
     auth,
+    authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
     publish,
     sword: new SwordService(auth, accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
     slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
+    harvest: new HarvestService(harvestStore, settings, nodes, tokens, clock),
+    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl),
     tokens,
     nodes,
     resources,
     couch: input.couch,
     names: input.names,
-    authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
     distribution: buildDistribution({
       couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl,

@@ -1,0 +1,138 @@
+/**
+ * bench/harvest: a full OAI-PMH ListRecords (oai_dc) and a full JSON listrecords harvest
+ * following resumption tokens, each versus a raw CouchDB view read (keyset pages, include_docs)
+ * of the same rows in the same run; page 1 versus page 1,000 latency of ListRecords; peak RSS of
+ * the node process during the harvests.
+ *   HARVEST_DOCS=100000 (default; fewer for a quick run)  HARVEST_PAGE=100 (doc_limit)
+ * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
+ */
+import { startBenchNode, report, round, rawViewPages, secondsSince } from './support.js';
+import { generateDocument, loadTemplates } from './generate.js';
+import { nodeTimestamp } from '../src/domain/timestamps.js';
+
+const TOTAL = Number(process.env.HARVEST_DOCS ?? 100000);
+const PAGE = Number(process.env.HARVEST_PAGE ?? 100);
+const JSON_PREFIX = 'LR_JSON_0.10.0';
+const data = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }] };
+
+/** An oai_dc record from the dc:* elements of an NSDL DC template (the same metadata, plain Dublin Core). */
+function oaiDc(nsdl: string, i: number): string {
+  const elements = [...nsdl.matchAll(/<dc:(title|description|subject|creator|publisher|language|rights)>[^<]*<\/dc:\1>/g)].map((m) => m[0]).join('');
+  return '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+    + 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">'
+    + `<dc:identifier>http://example.org/resource/${i}</dc:identifier>${elements}</oai_dc:dc>`;
+}
+
+/** Documents in the stored shape (as PublishService stores them), written with raw _bulk_docs. */
+async function load(node: Awaited<ReturnType<typeof startBenchNode>>): Promise<void> {
+  const templates = loadTemplates();
+  const start = Date.parse('2020-01-01T00:00:00Z');
+  const db = node.couch.use(node.names.resourceData);
+  for (let i = 0; i < TOTAL; i += 1000) {
+    const docs = [];
+    for (let j = i; j < Math.min(i + 1000, TOTAL); j += 1) {
+      const doc = generateDocument(j, templates, true);
+      const stamp = nodeTimestamp(new Date(start + j * 1000));
+      docs.push({
+        ...doc, _id: doc.doc_ID, payload_schema: ['oai_dc'], payload_schema_locator: 'http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
+        resource_data: oaiDc(String(doc.resource_data), j), publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp,
+      });
+    }
+    await db.bulk({ docs });
+  }
+}
+
+const TOKEN = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/;
+
+/** Follows OAI-PMH tokens; returns the record count, the time, and the tokens of each page (to time pages again). */
+async function harvestOai(base: string): Promise<{ count: number; seconds: number; tokens: string[] }> {
+  const started = process.hrtime.bigint();
+  const tokens: string[] = [];
+  let count = 0;
+  let url = `${base}/OAI-PMH?verb=ListRecords&metadataPrefix=oai_dc`;
+  for (;;) {
+    const xml = await (await fetch(url)).text();
+    count += (xml.match(/<record>/g) ?? []).length;
+    const token = TOKEN.exec(xml)?.[1];
+    if (!token) break;
+    tokens.push(token);
+    url = `${base}/OAI-PMH?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
+  }
+  return { count, seconds: secondsSince(started), tokens };
+}
+
+async function harvestJson(base: string): Promise<{ count: number; seconds: number }> {
+  const started = process.hrtime.bigint();
+  let count = 0;
+  let url = `${base}/harvest/listrecords`;
+  for (;;) {
+    const body = await (await fetch(url)).json() as { listrecords?: unknown[]; resumption_token?: string | null; error?: string };
+    if (!body.listrecords) throw new Error(`listrecords failed: ${body.error}`);
+    count += body.listrecords.length;
+    if (!body.resumption_token) break;
+    url = `${base}/harvest/listrecords?resumption_token=${encodeURIComponent(body.resumption_token)}`;
+  }
+  return { count, seconds: secondsSince(started) };
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const mb = (bytes: number): number => round(bytes / 1024 / 1024);
+
+const node = await startBenchNode({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } });
+const db = node.couch.use(node.names.resourceData);
+try {
+  process.stdout.write(`loading ${TOTAL} documents... `);
+  const loadStart = process.hrtime.bigint();
+  await load(node);
+  process.stdout.write(`done in ${round(secondsSince(loadStart))} s; building views... `);
+  const indexStart = process.hrtime.bigint();
+  await db.view('harvest', 'by_node_timestamp', { limit: 1 });
+  await db.view('oai-pmh', 'by_schema', { limit: 1 });
+  process.stdout.write(`done in ${round(secondsSince(indexStart))} s\n`);
+
+  // The node runs in this process (the embedded store is its child): sample its RSS throughout.
+  // (This process is also the harvesting client and the raw reader, so the figure is an upper bound.)
+  const rssStart = process.memoryUsage().rss;
+  let rssPeak = rssStart;
+  let heapPeak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    const usage = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, usage.rss);
+    heapPeak = Math.max(heapPeak, usage.heapUsed);
+  }, 50);
+
+  const raw = await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
+  const oai = await harvestOai(node.url);
+  const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
+  const json = await harvestJson(node.url);
+  clearInterval(sampler);
+  const rssEnd = process.memoryUsage().rss;
+  for (const [name, count] of [['raw oai_dc', raw.count], ['ListRecords', oai.count], ['raw', rawJson.count], ['listrecords', json.count]] as const) {
+    if (count !== TOTAL) throw new Error(`${name} read ${count} records, ${TOTAL} are stored`);
+  }
+  const rate = (r: { count: number; seconds: number }): number => r.count / r.seconds;
+  process.stdout.write(`OAI-PMH ListRecords oai_dc: ${round(rate(oai))} records/s; raw view read ${round(rate(raw))} records/s; ratio ${round(rate(oai) / rate(raw), 2)}\n`);
+  process.stdout.write(`JSON listrecords: ${round(rate(json))} records/s; raw view read ${round(rate(rawJson))} records/s; ratio ${round(rate(json) / rate(rawJson), 2)}\n`);
+
+  // Page 1 versus page 1,000 (or the deepest page of a smaller corpus): stateless tokens can be replayed.
+  const deepIndex = Math.min(998, oai.tokens.length - 1);
+  const deepToken = oai.tokens[deepIndex];
+  const timed = async (url: string): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    await (await fetch(url)).text();
+    return secondsSince(t0) * 1000;
+  };
+  const first: number[] = [];
+  const deep: number[] = [];
+  for (let i = 0; i < 9; i += 1) {
+    first.push(await timed(`${node.url}/OAI-PMH?verb=ListRecords&metadataPrefix=oai_dc`));
+    if (deepToken) deep.push(await timed(`${node.url}/OAI-PMH?verb=ListRecords&resumptionToken=${encodeURIComponent(deepToken)}`));
+  }
+  process.stdout.write(`latency (ListRecords pages of ${PAGE}, median of 9): page 1 ${round(median(first))} ms, page ${deepIndex + 2} ${round(median(deep))} ms, ratio ${round(median(deep) / median(first), 2)}\n`);
+  process.stdout.write(`node RSS: ${mb(rssStart)} MB before, peak ${mb(rssPeak)} MB, ${mb(rssEnd)} MB after the harvests; peak JS heap ${mb(heapPeak)} MB\n`);
+  // The closing line: the slower of the two harvests against its raw read.
+  const oursSlower = rate(oai) / rate(raw) <= rate(json) / rate(rawJson) ? { ours: rate(oai), raw: rate(raw) } : { ours: rate(json), raw: rate(rawJson) };
+  report('harvest', oursSlower.ours, oursSlower.raw, 'records/s');
+} finally {
+  await node.close();
+}

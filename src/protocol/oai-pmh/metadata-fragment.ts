@@ -1,0 +1,51 @@
+/**
+ * Resource data as an XML fragment for <metadata> (spec "OAI-PMH Harvest (XML)", metadata
+ * content by payload_placement): an XML declaration, a DOCTYPE and a byte-order mark are
+ * stripped, the rest must be one well-formed element. Unprefixed elements that declared no
+ * default namespace get `xmlns=""`, so they do not fall into the OAI-PMH namespace of the
+ * envelope around them.
+ */
+import { checkWellFormed } from './well-formed.js';
+
+export type Fragment = { ok: true; xml: string } | { ok: false; reason: string };
+
+const DECLARATION = /^\s*<\?xml\s[^?]*\?>/;
+
+/** Index just after a DOCTYPE that starts at `start` (internal subset and quoted ids included), or -1. */
+function doctypeEnd(text: string, start: number): number {
+  let quote: string | undefined;
+  let depth = 0;
+  for (let i = start + 9; i < text.length; i += 1) {
+    const c = text[i];
+    if (quote) { if (c === quote) quote = undefined; continue; }
+    if (c === '"' || c === '\'') quote = c;
+    else if (c === '[') depth += 1;
+    else if (c === ']') depth -= 1;
+    else if (c === '>' && depth <= 0) return i + 1;
+  }
+  return -1;
+}
+
+export function stripProlog(text: string): string {
+  let rest = text.replace(/^\uFEFF/, '').replace(DECLARATION, '');
+  for (;;) {
+    const trimmed = rest.replace(/^\s+/, '');
+    const comment = /^<!--[\s\S]*?-->/.exec(trimmed);
+    if (comment) { rest = trimmed.slice(comment[0].length); continue; }
+    if (/^<!DOCTYPE[\s>]/i.test(trimmed)) {
+      const end = doctypeEnd(trimmed, 0);
+      if (end === -1) return trimmed;
+      rest = trimmed.slice(end);
+      continue;
+    }
+    return trimmed.replace(/\s+$/, '');
+  }
+}
+
+export function metadataFragment(text: string): Fragment {
+  const xml = stripProlog(text);
+  const checked = checkWellFormed(xml);
+  if (!checked.ok) return { ok: false, reason: `the resource data is not well-formed XML: ${checked.reason}` };
+  if (!checked.needsDefaultNamespaceReset) return { ok: true, xml };
+  return { ok: true, xml: `${xml.slice(0, checked.rootNameEnd)} xmlns=""${xml.slice(checked.rootNameEnd)}` };
+}

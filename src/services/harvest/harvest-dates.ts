@@ -1,0 +1,71 @@
+/**
+ * Datestamps of Basic Harvest and OAI-PMH (spec "Basic Harvest (JSON)", listrecords rules 1-5;
+ * OAI-PMH 2.0 §3.3.1 and §3.3.2): `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`, never fractional
+ * seconds, and selection by node_timestamp with both bounds inclusive.
+ */
+import { dayDatestamp, nodeTimestamp, secondsDatestamp } from '../../domain/timestamps.js';
+
+export type Granularity = 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
+export const SECONDS: Granularity = 'YYYY-MM-DDThh:mm:ssZ';
+
+export function granularityOf(setting: unknown): Granularity {
+  return setting === 'YYYY-MM-DD' ? 'YYYY-MM-DD' : SECONDS;
+}
+
+/** A node_timestamp (or any ISO timestamp) as a datestamp of the service granularity. */
+export function datestamp(timestamp: string, granularity: Granularity): string {
+  return granularity === 'YYYY-MM-DD' ? dayDatestamp(timestamp) : secondsDatestamp(timestamp);
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const SECOND = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+
+interface ParsedDate { value: string; granularity: Granularity }
+
+/** A real calendar date and time of one of the two forms, or undefined. */
+export function parseDatestamp(text: string): ParsedDate | undefined {
+  const match = SECOND.exec(text) ?? DAY.exec(text);
+  if (!match) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00'] = match;
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)
+    || date.getUTCHours() !== Number(h) || date.getUTCMinutes() !== Number(mi) || date.getUTCSeconds() !== Number(s)) return undefined;
+  return { value: text, granularity: text.length === 10 ? 'YYYY-MM-DD' : SECONDS };
+}
+
+/** The node_timestamp bounds of a request, both inclusive, in the stored fixed-width form. */
+export interface TimeBounds { from: string | undefined; until: string | undefined }
+
+export type DateCheck = { ok: true; bounds: TimeBounds } | { ok: false; message: string };
+
+/** Rules 1-3 of "Listrecords and listidentifiers rules", then the bounds as node_timestamp strings. */
+export function checkDateRange(from: string | undefined, until: string | undefined, service: Granularity): DateCheck {
+  const parsed: (ParsedDate | undefined)[] = [];
+  for (const [name, text] of [['from', from], ['until', until]] as const) {
+    if (text === undefined) { parsed.push(undefined); continue; }
+    const date = parseDatestamp(text);
+    if (!date) return { ok: false, message: `${name} is not a date of the form YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ: ${text.slice(0, 40)}` };
+    if (date.granularity === SECONDS && service === 'YYYY-MM-DD') return { ok: false, message: `${name} is finer than the service granularity (${service})` };
+    parsed.push(date);
+  }
+  const [start, end] = parsed;
+  if (start && end && start.granularity !== end.granularity) return { ok: false, message: 'from and until have different granularities' };
+  const bounds: TimeBounds = { from: start ? lowerBound(start.value) : undefined, until: end ? upperBound(end.value) : undefined };
+  if (bounds.from && bounds.until && bounds.from > bounds.until) return { ok: false, message: 'from is later than until' };
+  return { ok: true, bounds };
+}
+
+/** The first node_timestamp a datestamp covers. */
+export function lowerBound(value: string): string {
+  return value.length === 10 ? `${value}T00:00:00.000000Z` : `${value.slice(0, 19)}.000000Z`;
+}
+
+/** The last node_timestamp a datestamp covers (a whole day or a whole second: until is inclusive). */
+export function upperBound(value: string): string {
+  return value.length === 10 ? `${value}T23:59:59.999999Z` : `${value.slice(0, 19)}.999999Z`;
+}
+
+/** The responseDate of both protocols: UTC, seconds. */
+export function responseDate(now: Date): string {
+  return secondsDatestamp(nodeTimestamp(now));
+}

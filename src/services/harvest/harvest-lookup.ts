@@ -1,0 +1,22 @@
+/**
+ * Resolving a getrecord identifier (spec "Basic Harvest (JSON)", getrecord rules 3-4; "OAI-PMH
+ * Harvest (XML)", GetRecord checks 4-5; "What the service does", 6: a request ID is a doc_ID
+ * or a resource locator). `by_doc_ID` true: a doc_ID. `by_resource_ID` given true: a resource
+ * locator, every document of it. Neither given (the defaults): a resource locator, and when none
+ * matches a doc_ID, because standard OAI-PMH harvesters send the identifier they were given by
+ * ListIdentifiers (a doc_ID) without the extension flags.
+ */
+import type { StoredDoc } from '../../storage/documents.js';
+import type { HarvestRepository } from './harvest-repository.js';
+import { isDeletedDoc, isHarvestable } from './harvest-records.js';
+
+export interface IdentifierFlags { byDocId: boolean | undefined; byResourceId: boolean | undefined }
+
+export async function resolveIdentifier(store: HarvestRepository, identifier: string, flags: IdentifierFlags, showDeleted: boolean, earliestBound: string | undefined): Promise<StoredDoc[]> {
+  const visible = (doc: StoredDoc | undefined): doc is StoredDoc => doc !== undefined && isHarvestable(doc)
+    && (showDeleted || !isDeletedDoc(doc)) && (!earliestBound || String(doc.node_timestamp) >= earliestBound);
+  if (flags.byDocId === true) return [await store.byDocId(identifier)].filter(visible);
+  const byLocator = (await store.byResourceLocator(identifier)).filter(visible);
+  if (byLocator.length > 0 || flags.byResourceId === true) return byLocator;
+  return [await store.byDocId(identifier)].filter(visible);
+}

@@ -1,0 +1,99 @@
+/**
+ * View reads for Basic Harvest and OAI-PMH (design docs `harvest` and `oai-pmh`). Keyset pages
+ * only: a page starts at the cursor key (inclusive; PouchDB has no startkey_docid), the cursor
+ * row is dropped when it is still there, and no `skip` ever grows with the page number.
+ */
+import type { Couch } from '../../storage/couch.js';
+import { inStore, isNotFound, mapCouchError } from '../../storage/couch.js';
+import type { DatabaseNames } from '../../storage/databases.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import { getMany } from '../../storage/resource-writes.js';
+
+export type ViewKey = unknown[];
+export interface HarvestRow { key: ViewKey; id: string; deleted: boolean; doc?: StoredDoc }
+
+/** A range of one view: [start, end] inclusive, keys compared by the view's collation. */
+export interface ViewRange { ddoc: 'harvest' | 'oai-pmh'; view: string; start: ViewKey; end: ViewKey }
+
+type Db = ReturnType<Couch['use']>;
+
+function sameKey(a: ViewKey, b: ViewKey): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
+}
+
+export class HarvestRepository {
+  private readonly db: Db;
+
+  constructor(couch: Couch, names: DatabaseNames) {
+    this.db = couch.use(names.resourceData);
+  }
+
+  /**
+   * Up to `limit` rows of `range` strictly after `after` (from the start when absent), plus
+   * whether more rows follow. Reads `limit + 1` (+1 for the cursor row) in one request.
+   */
+  async page(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): Promise<{ rows: HarvestRow[]; more: boolean }> {
+    const result = await inStore(`read the ${range.ddoc} view`, () => this.db.view(range.ddoc, range.view, {
+      startkey: after ?? range.start, endkey: range.end, inclusive_end: true,
+      limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs,
+    }));
+    let rows: HarvestRow[] = result.rows.map((row) => ({
+      key: row.key as unknown as ViewKey, id: row.id, deleted: row.value === 1,
+      ...(includeDocs && row.doc ? { doc: row.doc as unknown as StoredDoc } : {}),
+    }));
+    const first = rows[0];
+    if (after && first && sameKey(first.key, after)) rows = rows.slice(1);
+    else if (after) rows = rows.slice(0, limit + 1);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  /** The first key of a range (the earliest datestamp), or undefined when it is empty. */
+  async firstKey(range: ViewRange): Promise<ViewKey | undefined> {
+    const result = await inStore(`read the ${range.ddoc} view`, () => this.db.view(range.ddoc, range.view, { startkey: range.start, endkey: range.end, limit: 1 }));
+    return result.rows[0]?.key as unknown as ViewKey | undefined;
+  }
+
+  /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
+  async byResourceLocator(locator: string): Promise<StoredDoc[]> {
+    const result = await inStore('read the harvest view', () => this.db.view('harvest', 'by_resource_locator', {
+      startkey: [locator], endkey: [locator, {}], include_docs: true,
+    }));
+    return result.rows.map((row) => row.doc as unknown as StoredDoc).filter((doc) => doc !== undefined && doc !== null);
+  }
+
+  async byDocId(id: string): Promise<StoredDoc | undefined> {
+    return (await getMany(this.db, [id])).get(id);
+  }
+
+  /**
+   * The distinct first key parts of the `oai-pmh/by_schema` view (the stored formats), with one
+   * document id of each: a key-skipping scan, one `limit: 1` read per format, no reduce.
+   */
+  async distinctSchemas(): Promise<{ schema: string; id: string }[]> {
+    const found: { schema: string; id: string }[] = [];
+    let start: ViewKey = [];
+    for (let guard = 0; guard < 10000; guard += 1) {
+      const result = await inStore('read the oai-pmh view', () => this.db.view('oai-pmh', 'by_schema', { startkey: start, limit: 1 }));
+      const row = result.rows[0];
+      if (!row) break;
+      const schema = String((row.key as unknown as ViewKey)[0]);
+      found.push({ schema, id: row.id });
+      start = [schema, {}];
+    }
+    return found;
+  }
+
+  /** The first attachment of a document, as text (payload_placement "attachment"). */
+  async firstAttachment(doc: StoredDoc): Promise<string | undefined> {
+    const attachments = doc._attachments as Record<string, unknown> | undefined;
+    const name = attachments ? Object.keys(attachments).sort()[0] : undefined;
+    if (name === undefined) return undefined;
+    try {
+      const body = await this.db.attachment.get(doc._id, name);
+      return Buffer.isBuffer(body) ? body.toString('utf8') : String(body);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw mapCouchError(error, `read the attachment of ${doc._id}`);
+    }
+  }
+}

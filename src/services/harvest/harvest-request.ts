@@ -1,0 +1,58 @@
+/**
+ * Basic Harvest arguments (spec "Basic Harvest (JSON)", path table) from a GET query or a POST
+ * JSON body, checked per verb. Unknown or repeated arguments are a `badArgument`, as in
+ * OAI-PMH 2.0 §3.6 (and an ID given to listmetadataformats "SHOULD produce an error").
+ * Booleans are `T`/`F` (spec "Endpoints"); `true`/`false` and JSON booleans are accepted too.
+ */
+export const HARVEST_VERBS = ['getrecord', 'listrecords', 'listidentifiers', 'identify', 'listmetadataformats', 'listsets'] as const;
+export type HarvestVerb = typeof HARVEST_VERBS[number];
+export type HarvestCode = 'badArgument' | 'badResumptionToken' | 'idDoesNotExist' | 'noRecordsMatch' | 'noSetHierarchy';
+
+/** A harvest protocol error: `{"OK": false, "error": code}` (spec "Errors"). */
+export class HarvestError extends Error {
+  constructor(readonly code: HarvestCode, message: string) {
+    super(message);
+    this.name = 'HarvestError';
+  }
+}
+
+const LIST_ARGS = ['from', 'until', 'resumption_token'];
+const ALLOWED: Record<HarvestVerb, string[]> = {
+  getrecord: ['request_ID', 'by_doc_ID', 'by_resource_ID'],
+  listrecords: LIST_ARGS,
+  listidentifiers: LIST_ARGS,
+  identify: [],
+  listmetadataformats: [],
+  listsets: [],
+};
+
+export type HarvestArgs = Record<string, string | boolean>;
+
+/** The arguments of one verb; throws a badArgument HarvestError for anything else. */
+export function readArgs(verb: HarvestVerb, raw: unknown): HarvestArgs {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new HarvestError('badArgument', 'the request body must be a JSON object of arguments');
+  const args: HarvestArgs = {};
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!ALLOWED[verb].includes(name)) throw new HarvestError('badArgument', `illegal argument ${name.slice(0, 40)} for ${verb}`);
+    if (Array.isArray(value)) throw new HarvestError('badArgument', `${name} is given more than once`);
+    if (typeof value === 'boolean' && name.startsWith('by_')) args[name] = value;
+    else if (typeof value === 'string') args[name] = value;
+    else if (value !== undefined && value !== null) throw new HarvestError('badArgument', `${name} must be a string`);
+  }
+  return args;
+}
+
+export function flagArg(args: HarvestArgs, name: string): boolean | undefined {
+  const value = args[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  if (/^(t|true)$/i.test(value)) return true;
+  if (/^(f|false)$/i.test(value)) return false;
+  throw new HarvestError('badArgument', `${name} must be T or F`);
+}
+
+export function stringArg(args: HarvestArgs, name: string): string | undefined {
+  const value = args[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,57 @@
+/**
+ * The selection both harvests share (spec "Basic Harvest (JSON)", listrecords rules 4-5, and
+ * "OAI-PMH Harvest (XML)", ListRecords): a node_timestamp range over one view, both bounds
+ * inclusive, never before the earliest datestamp, deleted rows skipped when the deleted-data
+ * policy is `no`; walked in keyset pages.
+ */
+import { nodeTimestamp } from '../../domain/timestamps.js';
+import type { HarvestRepository, HarvestRow, ViewKey, ViewRange } from './harvest-repository.js';
+import type { TimeBounds } from './harvest-dates.js';
+
+export interface Selection {
+  /** Lower-cased payload_schema, or undefined for every document (JSON harvest, JSON prefix). */
+  schema: string | undefined;
+  from: string | undefined;
+  /** The inclusive upper node_timestamp; a request without `until` is pinned to its first call's time. */
+  until: string;
+}
+
+export function selectionOf(bounds: TimeBounds, schema: string | undefined, earliestBound: string | undefined, now: Date): Selection {
+  const from = earliestBound && (!bounds.from || bounds.from < earliestBound) ? earliestBound : bounds.from;
+  return { schema, from, until: bounds.until ?? nodeTimestamp(now) };
+}
+
+export function rangeOf(selection: Selection): ViewRange {
+  const { schema, from, until } = selection;
+  if (schema === undefined) return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
+  return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [schema, from] : [schema], end: [schema, until, {}] };
+}
+
+export interface SelectedPage { rows: HarvestRow[]; last: ViewKey | undefined; more: boolean }
+
+/**
+ * One page of up to `size` rows after `after`. With deleted rows hidden (policy `no`) it reads
+ * on until the page is full or the range ends, so a page is never empty while rows remain.
+ */
+export async function selectPage(store: HarvestRepository, selection: Selection, after: ViewKey | undefined, size: number, includeDocs: boolean, showDeleted: boolean): Promise<SelectedPage> {
+  // An earliest datestamp or a default until may leave an empty range (CouchDB refuses start > end).
+  if (selection.from !== undefined && selection.from > selection.until) return { rows: [], last: after, more: false };
+  const range = rangeOf(selection);
+  const rows: HarvestRow[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = await store.page(range, cursor, size - rows.length, includeDocs);
+    for (const row of page.rows) if (showDeleted || !row.deleted) rows.push(row);
+    cursor = page.rows.at(-1)?.key ?? cursor;
+    if (!page.more) return { rows, last: cursor, more: false };
+    if (rows.length >= size) return { rows, last: cursor, more: true };
+  }
+}
+
+/** The oldest harvestable node_timestamp (Identify earliestDatestamp), or undefined when none. */
+export async function earliestTimestamp(store: HarvestRepository, earliestBound: string | undefined, showDeleted: boolean): Promise<string | undefined> {
+  const selection: Selection = { schema: undefined, from: earliestBound, until: '9999-12-31T23:59:59.999999Z' };
+  const page = await selectPage(store, selection, undefined, 1, false, showDeleted);
+  const first = page.rows[0]?.key[0];
+  return typeof first === 'string' ? first : undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * What one harvest request needs from the node's documents, read at each request (service
+ * description and node policy may change while the node runs): granularity, page size, the
+ * deleted-data policy and the configured earliest datestamp.
+ */
+import type { DeletedDataPolicy } from '../../config/node-config.js';
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { ServiceDescription } from '../../domain/service-descriptions.js';
+import { AppError } from '../../errors/app-error.js';
+import { numberSetting, type ServiceSettings } from '../service-settings.js';
+import { granularityOf, lowerBound, parseDatestamp, type Granularity } from './harvest-dates.js';
+
+export interface HarvestSettings {
+  description: ServiceDescription;
+  node: Record<string, unknown>;
+  granularity: Granularity;
+  pageSize: number;
+  deletedPolicy: DeletedDataPolicy;
+  /** `service_data.earliestDatestamp` as a node_timestamp lower bound: older documents are not harvestable. */
+  earliestBound: string | undefined;
+  /** The JSON metadata prefixes of `service_data.metadataformats`. */
+  jsonPrefixes: string[];
+  allowPrivateFetch: boolean;
+}
+
+/** Pages are bounded whatever the description says, so one response stays small. */
+const MAX_PAGE = 1000;
+const DEFAULT_PAGE = 100;
+
+export function jsonPrefixesOf(data: Record<string, unknown> | undefined): string[] {
+  const formats = Array.isArray(data?.metadataformats) ? data.metadataformats as unknown[] : [];
+  return formats.flatMap((entry) => {
+    const prefix = (entry as { metadataFormat?: { metadataPrefix?: unknown } } | null)?.metadataFormat?.metadataPrefix;
+    return typeof prefix === 'string' && prefix !== '' ? [prefix] : [];
+  });
+}
+
+export async function loadHarvestSettings(settings: ServiceSettings, nodes: NodeRepository, key: 'harvest' | 'oai_pmh'): Promise<HarvestSettings> {
+  const [description, node] = await Promise.all([settings.of(key), nodes.nodeDescription()]);
+  if (!node) throw new AppError(503, 'store_unavailable', 'the node is not bootstrapped');
+  const data = description.service_data;
+  const limit = numberSetting(data, 'doc_limit');
+  const policy = (node.node_policy ?? {}) as { deleted_data_policy?: DeletedDataPolicy; allow_private_fetch?: boolean };
+  const earliest = typeof data?.earliestDatestamp === 'string' ? parseDatestamp(data.earliestDatestamp) : undefined;
+  return {
+    description,
+    node,
+    granularity: granularityOf(data?.granularity),
+    pageSize: limit && limit > 0 ? Math.min(Math.floor(limit), MAX_PAGE) : DEFAULT_PAGE,
+    deletedPolicy: policy.deleted_data_policy ?? 'no',
+    earliestBound: earliest ? lowerBound(earliest.value) : undefined,
+    jsonPrefixes: jsonPrefixesOf(data),
+    allowPrivateFetch: policy.allow_private_fetch === true,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Basic Harvest (spec "Basic Harvest (JSON)"): the six verbs as use cases returning the
+ * verb-specific part of the response; protocol errors are thrown as HarvestError. Beyond the
+ * spec, listrecords/listidentifiers page by `doc_limit` with stateless keyset resumption tokens
+ * (`resumption_token`, null on the last page of a resumed list), like Basic Obtain.
+ */
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import type { TokenCodec } from '../../domain/resumption-token.js';
+import type { Clock } from '../../domain/timestamps.js';
+import type { ServiceSettings } from '../service-settings.js';
+import { checkDateRange, datestamp } from './harvest-dates.js';
+import type { HarvestRepository } from './harvest-repository.js';
+import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
+import { headerOf, headerOfDoc, isDeletedDoc, publicDocument, type RecordHeader } from './harvest-records.js';
+import { resolveIdentifier } from './harvest-lookup.js';
+import { earliestTimestamp, selectPage, selectionOf } from './harvest-selection.js';
+import { decodeContinuation, encodeContinuation, type ListState } from './harvest-paging.js';
+import { loadHarvestSettings, type HarvestSettings } from './harvest-settings.js';
+
+type Body = Record<string, unknown>;
+interface JsonRecord { header: RecordHeader; resource_data?: Record<string, unknown> }
+
+function record(doc: StoredDoc, settings: HarvestSettings): JsonRecord {
+  const header = headerOfDoc(doc, settings.granularity);
+  // A deleted document is reported by its header only: its data MUST NOT be returned (spec "States and transitions").
+  return isDeletedDoc(doc) ? { header } : { header, resource_data: publicDocument(doc) };
+}
+
+export class HarvestService {
+  constructor(
+    private readonly store: HarvestRepository,
+    private readonly settings: ServiceSettings,
+    private readonly nodes: NodeRepository,
+    private readonly tokens: TokenCodec,
+    private readonly clock: Clock,
+  ) {}
+
+  now(): Date {
+    return this.clock();
+  }
+
+  private load(): Promise<HarvestSettings> {
+    return loadHarvestSettings(this.settings, this.nodes, 'harvest');
+  }
+
+  /** Getrecord rules 1-4. */
+  async getRecord(args: HarvestArgs): Promise<Body> {
+    const identifier = stringArg(args, 'request_ID');
+    const byDocId = flagArg(args, 'by_doc_ID');
+    const byResourceId = flagArg(args, 'by_resource_ID');
+    if (identifier === undefined) throw new HarvestError('badArgument', 'request_ID is required');
+    if (byDocId === true && byResourceId === true) throw new HarvestError('badArgument', 'by_doc_ID and by_resource_ID cannot both be true');
+    const settings = await this.load();
+    const docs = await resolveIdentifier(this.store, identifier, { byDocId, byResourceId }, settings.deletedPolicy !== 'no', settings.earliestBound);
+    if (docs.length === 0) throw new HarvestError('idDoesNotExist', `no document for ${identifier.slice(0, 200)}`);
+    return { getrecord: { record: docs.map((doc) => record(doc, settings)) } };
+  }
+
+  /** Listrecords and listidentifiers rules 1-6, one page per call. */
+  async list(verb: 'listrecords' | 'listidentifiers', args: HarvestArgs): Promise<Body> {
+    const settings = await this.load();
+    const service = `harvest:${verb}`;
+    const token = stringArg(args, 'resumption_token');
+    let state: ListState;
+    let after: unknown[] | undefined;
+    let count = 0;
+    if (token !== undefined) {
+      const continuation = decodeContinuation(this.tokens, service, token);
+      if ('error' in continuation) throw new HarvestError('badResumptionToken', continuation.error);
+      ({ state, after, count } = continuation);
+      for (const name of ['from', 'until'] as const) {
+        const given = stringArg(args, name);
+        if (given !== undefined && given !== state.args[name]) throw new HarvestError('badArgument', `${name} differs from the request the resumption token continues`);
+      }
+    } else {
+      const from = stringArg(args, 'from');
+      const until = stringArg(args, 'until');
+      const dates = checkDateRange(from, until, settings.granularity);
+      if (!dates.ok) throw new HarvestError('badArgument', dates.message);
+      state = { selection: selectionOf(dates.bounds, undefined, settings.earliestBound, this.clock()), args: { from, until } };
+    }
+    const withDocs = verb === 'listrecords';
+    const page = await selectPage(this.store, state.selection, after, settings.pageSize, withDocs, settings.deletedPolicy !== 'no');
+    if (page.rows.length === 0 && token === undefined) throw new HarvestError('noRecordsMatch', 'no document matches the request');
+    const items = page.rows.map((row) => withDocs && row.doc
+      ? { record: record(row.doc, settings) }
+      : { header: headerOf(row.id, String(row.key[0]), row.deleted, settings.granularity) });
+    const body: Body = { [verb]: items };
+    if (page.more && page.last) body.resumption_token = encodeContinuation(this.tokens, service, state, page.last, count + page.rows.length);
+    else if (token !== undefined) body.resumption_token = null;
+    return body;
+  }
+
+  /** Identify: every field the spec lists, from the node description and the harvest service description. */
+  async identify(): Promise<Body> {
+    const settings = await this.load();
+    const { node, description } = settings;
+    const earliest = await earliestTimestamp(this.store, settings.earliestBound, settings.deletedPolicy !== 'no');
+    return {
+      identify: {
+        node_id: node.node_id,
+        repositoryName: node.node_name,
+        baseURL: description.service_endpoint,
+        protocolVersion: '2.0',
+        service_version: description.service_version,
+        earliestDatestamp: datestamp(earliest ?? settings.earliestBound ?? new Date(this.clock()).toISOString(), settings.granularity),
+        deletedRecord: settings.deletedPolicy,
+        granularity: settings.granularity,
+        adminEmail: node.node_admin_identity,
+      },
+    };
+  }
+
+  /** The `metadataformats` structure of the service description, as it is. */
+  async listMetadataFormats(): Promise<Body> {
+    const settings = await this.load();
+    const formats = settings.description.service_data?.metadataformats;
+    return { listmetadataformats: Array.isArray(formats) ? formats : [] };
+  }
+
+  listSets(): never {
+    throw new HarvestError('noSetHierarchy', 'this node does not support sets');
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Identify, ListMetadataFormats and ListSets (OAI-PMH 2.0 §4.2, §4.4, §4.6; spec "OAI-PMH
+ * Harvest (XML)": ListMetadataFormats takes the GetRecord identifier arguments; sets are
+ * unsupported).
+ */
+import type { StoredDoc } from '../../storage/documents.js';
+import { describeFormat, jsonFormat, METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
+import type { OaiBody, OaiFormat } from '../../protocol/oai-pmh/response.js';
+import { datestamp } from '../harvest/harvest-dates.js';
+import { resolveIdentifier } from '../harvest/harvest-lookup.js';
+import { earliestTimestamp } from '../harvest/harvest-selection.js';
+import { BadArgument, BadResumptionToken, IdDoesNotExist, NoMetadataFormats, NoSetHierarchy } from './oai-errors.js';
+import { flagArg } from './oai-flags.js';
+import { docIdentifier, showDeleted, type OaiContext } from './oai-context.js';
+
+export async function identify(context: OaiContext): Promise<OaiBody> {
+  const { settings } = context;
+  const earliest = await earliestTimestamp(context.store, settings.earliestBound, showDeleted(context));
+  const sample = typeof settings.node.node_id === 'string' && /^[\w.-]+$/.test(settings.node.node_id) ? settings.node.node_id : 'doc-1';
+  return {
+    kind: 'Identify',
+    identify: {
+      repositoryName: String(settings.node.node_name ?? 'Learning Registry node'),
+      baseURL: settings.description.service_endpoint,
+      adminEmails: [String(settings.node.node_admin_identity ?? '')],
+      earliestDatestamp: datestamp(earliest ?? settings.earliestBound ?? context.clock().toISOString(), settings.granularity),
+      deletedRecord: settings.deletedPolicy,
+      granularity: settings.granularity,
+      oaiIdentifier: { repositoryIdentifier: context.repositoryIdentifier, sampleIdentifier: `oai:${context.repositoryIdentifier}:${sample}` },
+    },
+  };
+}
+
+function formatsOf(docs: StoredDoc[]): Map<string, unknown> {
+  const formats = new Map<string, unknown>();
+  for (const doc of docs) {
+    for (const schema of Array.isArray(doc.payload_schema) ? doc.payload_schema : []) {
+      if (typeof schema !== 'string' || !METADATA_PREFIX.test(schema) || formats.has(schema.toLowerCase())) continue;
+      formats.set(schema.toLowerCase(), doc.payload_schema_locator);
+    }
+  }
+  return formats;
+}
+
+export async function listMetadataFormats(args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
+  const json = context.settings.jsonPrefixes.map((prefix) => jsonFormat(prefix, context.extensionSchema));
+  let stored: Map<string, unknown>;
+  if (args.identifier !== undefined) {
+    const byDocId = flagArg(args, 'by_doc_ID');
+    const byResourceId = flagArg(args, 'by_resource_ID');
+    if (byDocId === true && byResourceId === true) throw new BadArgument('by_doc_ID and by_resource_ID cannot both be true');
+    const docs = await resolveIdentifier(context.store, docIdentifier(args.identifier, context), { byDocId, byResourceId }, showDeleted(context), context.settings.earliestBound);
+    if (docs.length === 0) throw new IdDoesNotExist('no document has this identifier');
+    stored = formatsOf(docs);
+  } else {
+    if (args.by_doc_ID !== undefined || args.by_resource_ID !== undefined) throw new BadArgument('by_doc_ID and by_resource_ID need an identifier');
+    // One sample document per stored format, for its payload_schema_locator.
+    const schemas = (await context.store.distinctSchemas()).filter((entry) => METADATA_PREFIX.test(entry.schema));
+    const samples = await Promise.all(schemas.map((entry) => context.store.byDocId(entry.id)));
+    stored = new Map(schemas.map((entry, index) => [entry.schema, samples[index]?.payload_schema_locator]));
+  }
+  const formats: OaiFormat[] = [...stored].map(([prefix, locator]) => describeFormat(prefix, locator));
+  const all = [...formats, ...json.filter((format) => !stored.has(format.metadataPrefix.toLowerCase()))];
+  if (all.length === 0) throw new NoMetadataFormats('no metadata format is available');
+  return { kind: 'ListMetadataFormats', formats: all };
+}
+
+export function listSets(args: Record<string, string>): never {
+  if (args.resumptionToken !== undefined) throw new BadResumptionToken('this node issues no ListSets resumption tokens');
+  throw new NoSetHierarchy('this node does not support sets');
+}

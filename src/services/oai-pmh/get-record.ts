@@ -1,0 +1,36 @@
+/**
+ * GetRecord (spec "OAI-PMH Harvest (XML)", GetRecord checks 1-6, in that order), with the
+ * extensions: by_doc_ID / by_resource_ID, and several records for one resource locator.
+ */
+import type { OaiBody, OaiRecord } from '../../protocol/oai-pmh/response.js';
+import { resolveIdentifier } from '../harvest/harvest-lookup.js';
+import { isDeletedDoc, publicDocument } from '../harvest/harvest-records.js';
+import { flagArg } from './oai-flags.js';
+import { BadArgument, CannotDisseminateFormat, IdDoesNotExist } from './oai-errors.js';
+import { checkPrefix, docIdentifier, hasFormat, isJsonPrefix, oaiHeader, showDeleted, type OaiContext } from './oai-context.js';
+
+export async function getRecord(args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
+  const identifier = args.identifier as string;
+  const prefix = checkPrefix(args.metadataPrefix as string);
+  const byDocId = flagArg(args, 'by_doc_ID');
+  const byResourceId = flagArg(args, 'by_resource_ID');
+  if (byDocId === true && byResourceId === true) throw new BadArgument('by_doc_ID and by_resource_ID cannot both be true');
+  const docs = await resolveIdentifier(context.store, docIdentifier(identifier, context), { byDocId, byResourceId }, showDeleted(context), context.settings.earliestBound);
+  if (docs.length === 0) throw new IdDoesNotExist('no document has this identifier');
+  const json = isJsonPrefix(context, prefix);
+  const matching = json ? docs : docs.filter((doc) => hasFormat(doc, prefix));
+  if (matching.length === 0) throw new CannotDisseminateFormat('the metadata format is not available for this item');
+  const live = matching.filter((doc) => !isDeletedDoc(doc));
+  const fragments = json ? [] : await context.metadata.emitAll(live, context.settings.allowPrivateFetch);
+  const records: OaiRecord[] = [];
+  let index = 0;
+  for (const doc of matching) {
+    const header = oaiHeader(doc, context);
+    if (isDeletedDoc(doc)) { records.push({ header }); continue; }
+    if (json) { records.push({ header, metadata: { json: publicDocument(doc) } }); continue; }
+    const fragment = fragments[index++];
+    if (!fragment?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${fragment?.reason ?? 'no data'}`);
+    records.push({ header, metadata: { xml: fragment.xml } });
+  }
+  return { kind: 'GetRecord', records };
+}

@@ -1,0 +1,71 @@
+/** What every OAI-PMH handler gets: settings of this request, the stores, and small shared rules. */
+import type { StoredDoc } from '../../storage/documents.js';
+import type { TokenCodec } from '../../domain/resumption-token.js';
+import type { Clock } from '../../domain/timestamps.js';
+import type { Logger } from 'pino';
+import { METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
+import type { OaiHeader } from '../../protocol/oai-pmh/response.js';
+import type { HarvestRepository } from '../harvest/harvest-repository.js';
+import type { HarvestSettings } from '../harvest/harvest-settings.js';
+import { headerOfDoc } from '../harvest/harvest-records.js';
+import type { MetadataSource } from './metadata.js';
+import { BadArgument } from './oai-errors.js';
+
+export interface OaiDeps {
+  store: HarvestRepository;
+  metadata: MetadataSource;
+  tokens: TokenCodec;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface OaiContext extends OaiDeps {
+  settings: HarvestSettings;
+  /** The extension schema URL (service_data.schemalocation). */
+  extensionSchema: string;
+  /** The repositoryIdentifier of the oai-identifier description. */
+  repositoryIdentifier: string;
+}
+
+export function showDeleted(context: OaiContext): boolean {
+  return context.settings.deletedPolicy !== 'no';
+}
+
+/** Case-insensitive, as the oai-pmh/by_schema view lower-cases payload_schema. */
+export function isJsonPrefix(context: OaiContext, prefix: string): boolean {
+  return context.settings.jsonPrefixes.some((json) => json.toLowerCase() === prefix.toLowerCase());
+}
+
+export function checkPrefix(prefix: string): string {
+  if (!METADATA_PREFIX.test(prefix)) throw new BadArgument('metadataPrefix has characters OAI-PMH does not allow');
+  return prefix;
+}
+
+export function hasFormat(doc: StoredDoc, prefix: string): boolean {
+  const wanted = prefix.toLowerCase();
+  return Array.isArray(doc.payload_schema) && doc.payload_schema.some((schema) => typeof schema === 'string' && schema.toLowerCase() === wanted);
+}
+
+export function oaiHeader(doc: StoredDoc, context: OaiContext): OaiHeader {
+  const header = headerOfDoc(doc, context.settings.granularity);
+  return { identifier: header.identifier, datestamp: header.datestamp, deleted: header.status === 'deleted' };
+}
+
+/** Identifiers of the advertised oai-identifier form (oai:<repository>:<doc_ID>) are accepted too. */
+export function docIdentifier(identifier: string, context: OaiContext): string {
+  const prefix = `oai:${context.repositoryIdentifier}:`;
+  return identifier.startsWith(prefix) && identifier.length > prefix.length ? identifier.slice(prefix.length) : identifier;
+}
+
+const DOMAIN = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/;
+
+/** The node's host name when it is a domain name; otherwise a reserved name (RFC 2606), as the pattern demands one. */
+export function repositoryIdentifierOf(baseUrl: string): string {
+  let host = '';
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    // an unparsable endpoint: the fallback below
+  }
+  return DOMAIN.test(host) ? host : 'lr-node.invalid';
+}

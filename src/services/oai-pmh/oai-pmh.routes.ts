@@ -1,0 +1,69 @@
+/**
+ * GET /OAI-PMH?verb=... and POST /OAI-PMH (application/x-www-form-urlencoded), OAI-PMH 2.0
+ * §3.1.1; and GET /schemas/<name>.xsd, the extension schemas named by xsi:schemaLocation.
+ * Protocol errors are <error code="..."> with HTTP 200 (§3.6), rendered here and never by the
+ * JSON error exit; a store outage is a 503 with a plain-text body and Retry-After (§3.1.3 allows
+ * 503), anything unexpected a plain 500. Arguments are read as ordered pairs so a repeated one
+ * is seen (a parsed query object would merge or nest them).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { NodeContext, NodeState } from '../../http/context.js';
+import { AppError } from '../../errors/app-error.js';
+import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
+import type { OaiPmhService } from './oai-pmh.service.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+// From src/ (tsx) the schemas are beside the protocol code; from dist/src/ they stay in src/ (tsc copies no .xsd).
+const SCHEMA_DIR = [path.join(HERE, '..', '..', 'protocol', 'oai-pmh', 'schemas'), path.join(HERE, '..', '..', '..', '..', 'src', 'protocol', 'oai-pmh', 'schemas')]
+  .find((dir) => fs.existsSync(path.join(dir, 'OAI-PMH-LR.xsd'))) ?? '';
+const SCHEMA_NAME = /^[A-Za-z0-9_.-]+\.xsd$/;
+const FORM_LIMIT = 64 * 1024;
+
+function pairsOf(encoded: string): [string, string][] {
+  return [...new URLSearchParams(encoded)];
+}
+
+async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Promise<[string, string][]>): Promise<void> {
+  try {
+    const response = await service.handle(await pairs());
+    ctx.status = 200;
+    ctx.type = 'text/xml; charset=utf-8';
+    ctx.body = renderOaiResponse(response);
+  } catch (error) {
+    const unavailable = error instanceof AppError && error.status === 503;
+    ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
+    ctx.status = unavailable ? 503 : 500;
+    if (unavailable) ctx.set('Retry-After', '5');
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = unavailable ? 'The OAI-PMH service is temporarily unavailable; retry later.\n' : 'Internal error.\n';
+  }
+}
+
+export function oaiPmhRoutes(service: OaiPmhService): Router<NodeState> {
+  const router = new Router<NodeState>();
+  const parseForm = bodyParser({ enableTypes: ['form'], formLimit: FORM_LIMIT });
+  router.get('/OAI-PMH', (ctx) => answer(ctx, service, async () => pairsOf(ctx.querystring)));
+  router.post('/OAI-PMH', (ctx) => answer(ctx, service, async () => {
+    try {
+      await parseForm(ctx as never, async () => undefined);
+    } catch {
+      // A body that is too large or unreadable has no usable arguments: answered as badVerb.
+      return [];
+    }
+    const raw = (ctx.request as unknown as { rawBody?: unknown }).rawBody;
+    return typeof raw === 'string' ? pairsOf(raw) : [];
+  }));
+  router.get('/schemas/:name', async (ctx) => {
+    const name = ctx.params.name ?? '';
+    const file = path.join(SCHEMA_DIR, name);
+    if (!SCHEMA_NAME.test(name) || !fs.existsSync(file)) return;
+    ctx.type = 'application/xml; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = await fs.promises.readFile(file);
+  });
+  return router;
+}

@@ -1,0 +1,59 @@
+/**
+ * OAI-PMH 2.0 (spec "OAI-PMH Harvest (XML)"): checks a request against the verb table, runs its
+ * handler and returns the plain response data for src/protocol/oai-pmh/render.ts. No Koa here.
+ */
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { OaiBody, OaiResponse } from '../../protocol/oai-pmh/response.js';
+import type { ServiceSettings } from '../service-settings.js';
+import { responseDate } from '../harvest/harvest-dates.js';
+import { loadHarvestSettings } from '../harvest/harvest-settings.js';
+import { OaiError } from './oai-errors.js';
+import { parseOaiRequest, type OaiRequest } from './verbs.js';
+import { getRecord } from './get-record.js';
+import { list } from './list.js';
+import { identify, listMetadataFormats, listSets } from './describe.js';
+import { repositoryIdentifierOf, type OaiContext, type OaiDeps } from './oai-context.js';
+
+export class OaiPmhService {
+  constructor(private readonly deps: OaiDeps, private readonly settings: ServiceSettings, private readonly nodes: NodeRepository, private readonly publicUrl: string) {}
+
+  private async context(): Promise<OaiContext> {
+    const settings = await loadHarvestSettings(this.settings, this.nodes, 'oai_pmh');
+    const location = settings.description.service_data?.schemalocation;
+    return {
+      ...this.deps,
+      settings,
+      extensionSchema: typeof location === 'string' && location !== '' ? location : `${this.publicUrl}/schemas/OAI-PMH-LR.xsd`,
+      repositoryIdentifier: repositoryIdentifierOf(settings.description.service_endpoint),
+    };
+  }
+
+  private run(request: OaiRequest, context: OaiContext): Promise<OaiBody> {
+    switch (request.verb) {
+      case 'Identify': return identify(context);
+      case 'ListMetadataFormats': return listMetadataFormats(request.args, context);
+      case 'ListSets': return Promise.resolve(listSets(request.args));
+      case 'GetRecord': return getRecord(request.args, context);
+      case 'ListIdentifiers':
+      case 'ListRecords': return list(request.verb, request.args, context);
+    }
+  }
+
+  /** One request from its argument pairs (query string or form body). Storage errors are thrown. */
+  async handle(pairs: [string, string][]): Promise<OaiResponse> {
+    const context = await this.context();
+    const baseURL = context.settings.description.service_endpoint;
+    let request: OaiRequest | undefined;
+    let body: OaiBody;
+    try {
+      request = parseOaiRequest(pairs);
+      body = await this.run(request, context);
+    } catch (error) {
+      if (!(error instanceof OaiError)) throw error;
+      body = { kind: 'error', errors: [{ code: error.code, message: error.message }] };
+      if (!error.echoesArguments) request = undefined;
+    }
+    const attributes = request ? { verb: request.verb, ...request.args } : undefined;
+    return { responseDate: responseDate(this.deps.clock()), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema };
+  }
+}

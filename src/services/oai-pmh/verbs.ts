@@ -1,0 +1,50 @@
+/**
+ * The OAI-PMH verbs of this node (OAI-PMH 2.0 §4 with the spec's extensions, "OAI-PMH Harvest
+ * (XML)"): required, optional and exclusive arguments of each, checked before any handler runs.
+ * A missing, unknown or repeated verb is badVerb; an illegal, repeated or missing argument, or
+ * an exclusive one with others, is badArgument (§3.6).
+ */
+import { BadArgument, BadVerb } from './oai-errors.js';
+
+export const VERBS = ['Identify', 'ListMetadataFormats', 'ListSets', 'GetRecord', 'ListIdentifiers', 'ListRecords'] as const;
+export type Verb = typeof VERBS[number];
+
+export interface VerbRule { required: string[]; optional: string[]; exclusive?: string }
+
+export const VERB_TABLE: Record<Verb, VerbRule> = {
+  Identify: { required: [], optional: [] },
+  // LR extension: the identifier flags of GetRecord.
+  ListMetadataFormats: { required: [], optional: ['identifier', 'by_doc_ID', 'by_resource_ID'] },
+  ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
+  // LR extension: by_doc_ID / by_resource_ID; checked in the spec's order (identifier, then metadataPrefix).
+  GetRecord: { required: ['identifier', 'metadataPrefix'], optional: ['by_doc_ID', 'by_resource_ID'] },
+  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
+  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
+};
+
+export interface OaiRequest { verb: Verb; args: Record<string, string> }
+
+const isVerb = (value: string): value is Verb => (VERBS as readonly string[]).includes(value);
+
+/** Checks the argument pairs of a request (query string or form body) against the table. */
+export function parseOaiRequest(pairs: [string, string][]): OaiRequest {
+  const verbs = pairs.filter(([name]) => name === 'verb');
+  if (verbs.length === 0) throw new BadVerb('the verb argument is missing');
+  if (verbs.length > 1) throw new BadVerb('the verb argument is repeated');
+  const verb = (verbs[0] as [string, string])[1];
+  if (!isVerb(verb)) throw new BadVerb('the value of the verb argument is not a legal OAI-PMH verb');
+  const rule = VERB_TABLE[verb];
+  const args: Record<string, string> = {};
+  for (const [name, value] of pairs) {
+    if (name === 'verb') continue;
+    if (!rule.required.includes(name) && !rule.optional.includes(name) && rule.exclusive !== name) throw new BadArgument(`illegal argument for ${verb}`);
+    if (Object.prototype.hasOwnProperty.call(args, name)) throw new BadArgument(`the argument ${name} is repeated`);
+    args[name] = value;
+  }
+  if (rule.exclusive !== undefined && args[rule.exclusive] !== undefined) {
+    if (Object.keys(args).length > 1) throw new BadArgument(`${rule.exclusive} is an exclusive argument`);
+    return { verb, args };
+  }
+  for (const name of rule.required) if (!args[name]) throw new BadArgument(`the required argument ${name} is missing`);
+  return { verb, args };
+}

@@ -1,0 +1,50 @@
+/**
+ * Metadata fragments (src/protocol/oai-pmh): what may be put inside <metadata>. Pure functions,
+ * no server; kept beside the OAI-PMH integration tests as the file layout assigns them.
+ */
+import { expect } from 'chai';
+import { metadataFragment, stripProlog } from '../../src/protocol/oai-pmh/metadata-fragment.js';
+import { checkWellFormed } from '../../src/protocol/oai-pmh/well-formed.js';
+import { xmlText } from '../../src/protocol/oai-pmh/xml-chars.js';
+import { spawnSync } from 'node:child_process';
+
+const good = [
+  '<a/>', '<a:b xmlns:a="urn:a"><a:c x="1" a:y=\'2\'>t &amp; &#60; &#x3C; <![CDATA[<x>]]></a:c><!-- c --><?pi data?></a:b>',
+  '<r xmlns="urn:r"><s/></r>', '<x:r xmlns:x="urn:x" xml:lang="en"/>', '<a>\u00e9\u{1F600}</a>',
+];
+const bad = [
+  '', 'text', '<a>', '<a></b>', '<a/><b/>', '<a>&foo;</a>', '<a>&#0;</a>', '<a x=1/>', '<a x="1" x="2"/>', '<p:a/>',
+  '<a p:x="1"/>', '<a xmlns:p="urn:1" xmlns:q="urn:1" p:x="1" q:x="2"/>', '<a>]]></a>', '<a x="<"/>', '<!DOCTYPE a><a/>',
+  '<a><!-- a -- b --></a>', '<a>\u0001</a>', '<?xml version="1.0"?><a/>', '<a><</a>', '<1a/>', 'x<a/>', '<a/>x', '<a b="1"c="2"/>',
+];
+
+describe('OAI-PMH metadata fragments', () => {
+  it('accepts well-formed, namespace-well-formed single elements (agreeing with xmllint)', () => {
+    for (const xml of good) {
+      expect(checkWellFormed(xml).ok, xml).to.equal(true);
+      expect(spawnSync('xmllint', ['--noout', '-'], { input: xml }).status, xml).to.equal(0);
+    }
+  });
+  it('refuses everything else (agreeing with xmllint where xmllint judges the same thing)', () => {
+    for (const xml of bad) {
+      expect(checkWellFormed(xml).ok, xml).to.equal(false);
+      // xmllint only warns about namespace errors, and a prolog is fine to it (it is not a fragment).
+      const namespaced = xml.includes(':') && !xml.includes('<!--');
+      if (!namespaced && !xml.startsWith('<!DOCTYPE') && !xml.startsWith('<?xml')) expect(spawnSync('xmllint', ['--noout', '-'], { input: xml }).status, xml).to.not.equal(0);
+    }
+  });
+  it('strips a BOM, the XML declaration, comments before the root and a DOCTYPE with an internal subset', () => {
+    expect(stripProlog('\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<!-- x -->\n<!DOCTYPE a SYSTEM "a>b.dtd" [<!ENTITY e "]>">]>\n<a/>\n')).to.equal('<a/>');
+    expect(metadataFragment('<?xml version="1.0"?><!DOCTYPE a><a/>')).to.deep.equal({ ok: true, xml: '<a xmlns=""/>' });
+  });
+  it('unprefixed elements without a default namespace get xmlns="" so they stay out of the OAI namespace', () => {
+    expect(metadataFragment('<p:a xmlns:p="urn:p"><b/></p:a>')).to.deep.equal({ ok: true, xml: '<p:a xmlns="" xmlns:p="urn:p"><b/></p:a>' });
+    expect(metadataFragment('<a xmlns="urn:a"><b/></a>')).to.deep.equal({ ok: true, xml: '<a xmlns="urn:a"><b/></a>' });
+  });
+  it('entity declared in a stripped DOCTYPE cannot be used', () => {
+    expect(metadataFragment('<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>').ok).to.equal(false);
+  });
+  it('xmlText keeps every & and replaces characters XML cannot carry', () => {
+    expect(xmlText('&amp; &foo; \u0001 \uFFFF')).to.equal('&amp;amp; &amp;foo; \uFFFD \uFFFD');
+  });
+});
