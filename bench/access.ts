@@ -4,13 +4,14 @@
  * the same run; then page 1 versus page 1,000 latency of obtain.
  *   BENCH_DOCS=100000 (default) BENCH_PAGE=1000
  */
-import { startBenchNode, report, round, loadBenchCorpus, followTokens, rawViewPages } from './support.js';
+import { startNodeProcess, report, round, loadBenchCorpus, followTokens, rawViewPages } from './support.js';
 
 const TOTAL = Number(process.env.BENCH_DOCS ?? 100000);
 const PAGE = Number(process.env.BENCH_PAGE ?? 1000);
 const LATENCY_PAGE = 100; // obtain id_limit: ids_only pages for the page-1 versus page-1,000 comparison
 
-const node = await startBenchNode({ services: {
+// The node runs as its own process, so this client does not share its event loop.
+const node = await startNodeProcess({ services: {
   obtain: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: LATENCY_PAGE } },
   slice: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: PAGE } },
 } });

@@ -6,7 +6,7 @@
  *   HARVEST_DOCS=100000 (default; fewer for a quick run)  HARVEST_PAGE=100 (doc_limit)
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
-import { startBenchNode, report, round, rawViewPages, secondsSince } from './support.js';
+import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, type NodeProcess } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 import { nodeTimestamp } from '../src/domain/timestamps.js';
 
@@ -24,7 +24,7 @@ function oaiDc(nsdl: string, i: number): string {
 }
 
 /** Documents in the stored shape (as PublishService stores them), written with raw _bulk_docs. */
-async function load(node: Awaited<ReturnType<typeof startBenchNode>>): Promise<void> {
+async function load(node: NodeProcess): Promise<void> {
   const templates = loadTemplates();
   const start = Date.parse('2020-01-01T00:00:00Z');
   const db = node.couch.use(node.names.resourceData);
@@ -78,7 +78,7 @@ async function harvestJson(base: string): Promise<{ count: number; seconds: numb
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const mb = (bytes: number): number => round(bytes / 1024 / 1024);
 
-const node = await startBenchNode({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } });
+const node = await startNodeProcess({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } });
 const db = node.couch.use(node.names.resourceData);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);
@@ -90,23 +90,17 @@ try {
   await db.view('oai-pmh', 'by_schema', { limit: 1 });
   process.stdout.write(`done in ${round(secondsSince(indexStart))} s\n`);
 
-  // The node runs in this process (the embedded store is its child): sample its RSS throughout.
-  // (This process is also the harvesting client and the raw reader, so the figure is an upper bound.)
-  const rssStart = process.memoryUsage().rss;
+  // The node is its own process (its embedded store is another): sample the node's RSS throughout.
+  const rssStart = rssOf(node.pid);
   let rssPeak = rssStart;
-  let heapPeak = process.memoryUsage().heapUsed;
-  const sampler = setInterval(() => {
-    const usage = process.memoryUsage();
-    rssPeak = Math.max(rssPeak, usage.rss);
-    heapPeak = Math.max(heapPeak, usage.heapUsed);
-  }, 50);
+  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssOf(node.pid)); }, 50);
 
   const raw = await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
   const oai = await harvestOai(node.url);
   const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
   const json = await harvestJson(node.url);
   clearInterval(sampler);
-  const rssEnd = process.memoryUsage().rss;
+  const rssEnd = rssOf(node.pid);
   for (const [name, count] of [['raw oai_dc', raw.count], ['ListRecords', oai.count], ['raw', rawJson.count], ['listrecords', json.count]] as const) {
     if (count !== TOTAL) throw new Error(`${name} read ${count} records, ${TOTAL} are stored`);
   }
@@ -129,7 +123,7 @@ try {
     if (deepToken) deep.push(await timed(`${node.url}/OAI-PMH?verb=ListRecords&resumptionToken=${encodeURIComponent(deepToken)}`));
   }
   process.stdout.write(`latency (ListRecords pages of ${PAGE}, median of 9): page 1 ${round(median(first))} ms, page ${deepIndex + 2} ${round(median(deep))} ms, ratio ${round(median(deep) / median(first), 2)}\n`);
-  process.stdout.write(`node RSS: ${mb(rssStart)} MB before, peak ${mb(rssPeak)} MB, ${mb(rssEnd)} MB after the harvests; peak JS heap ${mb(heapPeak)} MB\n`);
+  process.stdout.write(`node process RSS: ${mb(rssStart)} MB before, peak ${mb(rssPeak)} MB, ${mb(rssEnd)} MB after the harvests\n`);
   // The closing line: the slower of the two harvests against its raw read.
   const oursSlower = rate(oai) / rate(raw) <= rate(json) / rate(rawJson) ? { ours: rate(oai), raw: rate(raw) } : { ours: rate(json), raw: rate(rawJson) };
   report('harvest', oursSlower.ours, oursSlower.raw, 'records/s');

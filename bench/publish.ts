@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startBenchNode, basicAuthHeader, report, round } from './support.js';
+import { startNodeProcess, basicAuthHeader, report, round, type NodeProcess } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 import { nodeTimestamp } from '../src/domain/timestamps.js';
 import { AccountRepository } from '../src/storage/account-repository.js';
@@ -18,7 +18,7 @@ const TOTAL = Number(process.env.BENCH_DOCS ?? 20000);
 const templates = loadTemplates();
 type Doc = Record<string, unknown>;
 
-async function withAccount(node: Awaited<ReturnType<typeof startBenchNode>>): Promise<string> {
+async function withAccount(node: NodeProcess): Promise<string> {
   const now = new Date().toISOString();
   await new AccountRepository(node.couch, node.names).create({ name: 'bench', roles: ['publisher'], submitter: 'bench', disabled: false, password: await hashPassword('bench-password-1'), created: now, updated: now });
   return basicAuthHeader('bench', 'bench-password-1');
@@ -35,7 +35,7 @@ async function publishAll(url: string, auth: string, docs: Doc[], batch: number)
   return docs.length / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
-async function rawBulk(node: Awaited<ReturnType<typeof startBenchNode>>, docs: Doc[], batch: number): Promise<number> {
+async function rawBulk(node: NodeProcess, docs: Doc[], batch: number): Promise<number> {
   const db = node.couch.use(node.names.resourceData);
   const started = process.hrtime.bigint();
   for (let i = 0; i < docs.length; i += batch) {
@@ -48,7 +48,8 @@ async function rawBulk(node: Awaited<ReturnType<typeof startBenchNode>>, docs: D
 const corpus = (offset: number): Doc[] => Array.from({ length: TOTAL }, (_, i) => generateDocument(offset + i, templates, true));
 
 const results: Record<string, { ours: number; raw: number }> = {};
-const node = await startBenchNode();
+// The node runs as its own process, so this client does not share its event loop.
+const node = await startNodeProcess();
 try {
   const auth = await withAccount(node);
   let offset = 0;
@@ -69,7 +70,7 @@ const keys = await generateNodeKeyPair('bench signer', 'bench@example.org');
 const keyServer = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(keys.publicKeyArmored); });
 await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
 const keyUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/key`;
-const verifying = await startBenchNode({ policy: { verify_signatures: true, allow_private_fetch: true } });
+const verifying = await startNodeProcess({ policy: { verify_signatures: true, allow_private_fetch: true } });
 try {
   const auth = await withAccount(verifying);
   const count = Math.min(TOTAL, 5000);

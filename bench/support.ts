@@ -29,7 +29,7 @@ export function report(name: string, ours: number, raw: number, unit: string): v
 }
 
 /** Writes `total` generated documents in the stored shape (as publish stores them) with raw _bulk_docs. */
-export async function loadBenchCorpus(node: RunningNode, total: number, stepMs = 1000): Promise<void> {
+export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>, total: number, stepMs = 1000): Promise<void> {
   const { generateDocument, loadTemplates } = await import('./generate.js');
   const { nodeTimestamp } = await import('../src/domain/timestamps.js');
   const templates = loadTemplates();
@@ -62,7 +62,7 @@ export async function followTokens(url: (token: string | undefined) => string): 
 }
 
 /** Keyset pages of one view range with include_docs: the raw CouchDB read the services are measured against. */
-export async function rawViewPages(node: RunningNode, ddoc: string, view: string, page: number, range: { startkey?: unknown; endkey?: unknown; descending?: boolean }): Promise<{ count: number; seconds: number }> {
+export async function rawViewPages(node: Pick<RunningNode, 'couch' | 'names'>, ddoc: string, view: string, page: number, range: { startkey?: unknown; endkey?: unknown; descending?: boolean }): Promise<{ count: number; seconds: number }> {
   const db = node.couch.use(node.names.resourceData);
   const started = process.hrtime.bigint();
   let count = 0;
@@ -77,4 +77,55 @@ export async function rawViewPages(node: RunningNode, ddoc: string, view: string
     continuing = true;
   }
   return { count, seconds: secondsSince(started) };
+}
+
+export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
+  url: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The node as its own process (src/main.ts through tsx), so its memory can be measured apart from
+ * the benchmark's client; the benchmark reaches the node's embedded store with the credential the
+ * node keeps in DATA_DIR, for loading and for the raw reads.
+ */
+export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}): Promise<NodeProcess> {
+  const { spawn } = await import('node:child_process');
+  const { connectCouch } = await import('../src/storage/couch.js');
+  const { databaseNames } = await import('../src/storage/databases.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-bench-proc-'));
+  const configPath = path.join(dataDir, 'bench-config.json');
+  fs.writeFileSync(configPath, JSON.stringify(nodeConfig));
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root, env: { ...process.env, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const match = /"url":"([^"]+)"[^\n]*"msg":"node listening"/.exec(buffer);
+      if (match?.[1]) resolve(match[1]);
+      if (buffer.length > 100000) buffer = buffer.slice(-10000);
+    });
+    child.once('exit', (code) => reject(new Error(`node exited ${code}`)));
+  });
+  child.stdout.resume();
+  const store = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string };
+  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
+  return {
+    url,
+    pid: child.pid as number,
+    couch: connectCouch({ url: store.url, ...admin }),
+    names: databaseNames(''),
+    close: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+  };
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
 }
