@@ -14,8 +14,19 @@ import { PublishRefused } from './publish.service.js';
 export interface PublishRequest { description: ServiceDescription; account: Account | undefined; body: unknown; docLimit: number | undefined }
 
 export async function readPublishRequest(ctx: NodeContext, settings: ServiceSettings, auth: Authenticator, service: 'publish' | 'delete'): Promise<PublishRequest> {
-  const description = await settings.of(service);
-  const account = requiresBasicAuth(description) ? await auth.require(ctx.get('authorization'), 'publisher') : undefined;
+  // The service description and the credential check are read at once (two store round trips in
+  // parallel); the check's outcome counts only when the description asks for credentials.
+  const header = ctx.get('authorization');
+  const [description, checked] = await Promise.all([
+    settings.of(service),
+    header ? auth.require(header, 'publisher').then((account) => ({ account }), (error: unknown) => ({ error })) : undefined,
+  ]);
+  let account: Account | undefined;
+  if (requiresBasicAuth(description)) {
+    if (!checked) await auth.require(header, 'publisher'); // throws the 401
+    else if ('error' in checked) throw checked.error;
+    else account = checked.account;
+  }
   const limit = numberSetting(description.service_data, 'msg_size_limit');
   let body: unknown;
   try {

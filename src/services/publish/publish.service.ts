@@ -51,6 +51,8 @@ interface Batch {
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export class PublishService {
+  private parsedNodeKey: { armored: string; ids: string[] } | undefined;
+
   constructor(
     private readonly nodes: NodeRepository,
     private readonly store: ResourceRepository,
@@ -93,7 +95,7 @@ export class PublishService {
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
     const state = await this.store.getMany(replaced);
-    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds: await keyIdsOfArmored(keys.publicKey), state };
+    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds: await this.nodeKeyIds(keys.publicKey), state };
     const accepted: Accepted[] = [];
     const inBatch = new Set<string>();
 
@@ -170,6 +172,12 @@ export class PublishService {
       const prepared = await this.prepare(entry, entry.doc._id, batch);
       if ('error' in prepared) entry.refused = prepared.error;
     }
+  }
+
+  /** The node key's ids, parsed once per key (the key pair is created once and kept). */
+  private async nodeKeyIds(armored: string): Promise<string[]> {
+    if (this.parsedNodeKey?.armored !== armored) this.parsedNodeKey = { armored, ids: await keyIdsOfArmored(armored) };
+    return this.parsedNodeKey.ids;
   }
 
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
