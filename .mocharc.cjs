@@ -6,4 +6,5 @@ module.exports = {
   recursive: true,
   timeout: 60000,
   exit: true,
+  reporter: './test/support/reporter.cjs',
 };
