@@ -40,6 +40,8 @@ interface Accepted {
   refused?: string;
 }
 
+export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
+
 interface Batch {
   context: CheckContext;
   nodeId: string;
@@ -61,8 +63,16 @@ export class PublishService {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * The node documents a batch is checked against, read at each request (policy and filter changes
+   * apply at once). A route may start this read early, beside its own, and pass it in.
+   */
+  readNodeDocuments(): Promise<NodeDocuments> {
+    return Promise.all([this.nodes.nodeDescription(), this.nodes.filterDescription(), this.nodes.nodeKeys()]);
+  }
+
   /** `dryRun` (SWORD X-No-Op): every check runs, nothing is written, accepted documents report OK. */
-  async publish(body: unknown, account: Account | undefined, docLimit: number | undefined, options: { dryRun?: boolean } = {}): Promise<PublishResponse> {
+  async publish(body: unknown, account: Account | undefined, docLimit: number | undefined, options: { dryRun?: boolean; nodeDocuments?: Promise<NodeDocuments> } = {}): Promise<PublishResponse> {
     // 1. do_not_distribute anywhere in the batch stops everything (spec "Publish", step 1).
     const documents = isRecord(body) ? body.documents : undefined;
     if (Array.isArray(documents) && documents.some((doc) => isRecord(doc) && Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute'))) {
@@ -75,7 +85,7 @@ export class PublishService {
     if (docLimit !== undefined && docLimit > 0 && documents.length > docLimit) {
       throw new PublishRefused(`too many documents: ${documents.length}, the limit is ${docLimit} (service_data.doc_limit)`);
     }
-    const [node, filter, keys] = await Promise.all([this.nodes.nodeDescription(), this.nodes.filterDescription(), this.nodes.nodeKeys()]);
+    const [node, filter, keys] = await (options.nodeDocuments ?? this.readNodeDocuments());
     if (!node || !keys) throw new AppError(503, 'store_unavailable', 'the node is not bootstrapped');
     const policy = node.node_policy as NodePolicy;
     const context: CheckContext = {
