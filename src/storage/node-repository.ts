@@ -50,6 +50,13 @@ export class NodeRepository {
     return getOrUndefined(this.node, FILTER_DESCRIPTION_ID);
   }
 
+  /** The node description and the filter description in one request (_all_docs with keys). */
+  async nodeAndFilterDescriptions(): Promise<[StoredDoc | undefined, StoredDoc | undefined]> {
+    const result = await inStore('read node documents', () => this.node.fetch({ keys: [NODE_DESCRIPTION_ID, FILTER_DESCRIPTION_ID] }));
+    const byId = new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc as unknown as StoredDoc] as const] : [])));
+    return [byId.get(NODE_DESCRIPTION_ID), byId.get(FILTER_DESCRIPTION_ID)];
+  }
+
   nodeStatus(): Promise<StoredDoc | undefined> {
     return getOrUndefined(this.node, NODE_STATUS_ID);
   }

@@ -54,6 +54,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => value !==
 
 export class PublishService {
   private parsedNodeKey: { armored: string; ids: string[] } | undefined;
+  private keys: NodeKeys | undefined;
 
   constructor(
     private readonly nodes: NodeRepository,
@@ -67,8 +68,15 @@ export class PublishService {
    * The node documents a batch is checked against, read at each request (policy and filter changes
    * apply at once). A route may start this read early, beside its own, and pass it in.
    */
-  readNodeDocuments(): Promise<NodeDocuments> {
-    return Promise.all([this.nodes.nodeDescription(), this.nodes.filterDescription(), this.nodes.nodeKeys()]);
+  async readNodeDocuments(): Promise<NodeDocuments> {
+    const [[node, filter], keys] = await Promise.all([this.nodes.nodeAndFilterDescriptions(), this.nodeKeys()]);
+    return [node, filter, keys];
+  }
+
+  /** The node's key pair is created once and never changes: read it once per process. */
+  private async nodeKeys(): Promise<NodeKeys | undefined> {
+    this.keys ??= await this.nodes.nodeKeys();
+    return this.keys;
   }
 
   /** `dryRun` (SWORD X-No-Op): every check runs, nothing is written, accepted documents report OK. */
