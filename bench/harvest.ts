@@ -6,9 +6,7 @@
  *   HARVEST_DOCS=100000 (default; fewer for a quick run)  HARVEST_PAGE=100 (doc_limit)
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
-import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, type NodeProcess } from './support.js';
-import { generateDocument, loadTemplates } from './generate.js';
-import { nodeTimestamp } from '../src/domain/timestamps.js';
+import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus } from './support.js';
 
 const TOTAL = Number(process.env.HARVEST_DOCS ?? 100000);
 const PAGE = Number(process.env.HARVEST_PAGE ?? 100);
@@ -23,24 +21,11 @@ function oaiDc(nsdl: string, i: number): string {
     + `<dc:identifier>http://example.org/resource/${i}</dc:identifier>${elements}</oai_dc:dc>`;
 }
 
-/** Documents in the stored shape (as PublishService stores them), written with raw _bulk_docs. */
-async function load(node: NodeProcess): Promise<void> {
-  const templates = loadTemplates();
-  const start = Date.parse('2020-01-01T00:00:00Z');
-  const db = node.couch.use(node.names.resourceData);
-  for (let i = 0; i < TOTAL; i += 1000) {
-    const docs = [];
-    for (let j = i; j < Math.min(i + 1000, TOTAL); j += 1) {
-      const doc = generateDocument(j, templates, true);
-      const stamp = nodeTimestamp(new Date(start + j * 1000));
-      docs.push({
-        ...doc, _id: doc.doc_ID, payload_schema: ['oai_dc'], payload_schema_locator: 'http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
-        resource_data: oaiDc(String(doc.resource_data), j), publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp,
-      });
-    }
-    await db.bulk({ docs });
-  }
-}
+/** The generated corpus as oai_dc records (loadBenchCorpus writes them in the stored shape). */
+const asOaiDc = (doc: Record<string, unknown>, i: number): Record<string, unknown> => ({
+  ...doc, payload_schema: ['oai_dc'], payload_schema_locator: 'http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
+  resource_data: oaiDc(String(doc.resource_data), i),
+});
 
 const TOKEN = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/;
 
@@ -83,7 +68,7 @@ const db = node.couch.use(node.names.resourceData);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);
   const loadStart = process.hrtime.bigint();
-  await load(node);
+  await loadBenchCorpus(node, TOTAL, 1000, asOaiDc);
   process.stdout.write(`done in ${round(secondsSince(loadStart))} s; building views... `);
   const indexStart = process.hrtime.bigint();
   await db.view('harvest', 'by_node_timestamp', { limit: 1 });

@@ -29,7 +29,7 @@ export function report(name: string, ours: number, raw: number, unit: string): v
 }
 
 /** Writes `total` generated documents in the stored shape (as publish stores them) with raw _bulk_docs. */
-export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>, total: number, stepMs = 1000): Promise<void> {
+export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>, total: number, stepMs = 1000, shape: (doc: Record<string, unknown>, i: number) => Record<string, unknown> = (doc) => doc): Promise<void> {
   const { generateDocument, loadTemplates } = await import('./generate.js');
   const { nodeTimestamp } = await import('../src/domain/timestamps.js');
   const templates = loadTemplates();
@@ -40,7 +40,7 @@ export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>
     for (let j = i; j < Math.min(i + 1000, total); j += 1) {
       const doc = generateDocument(j, templates, true);
       const stamp = nodeTimestamp(new Date(start + j * stepMs));
-      docs.push({ ...doc, _id: doc.doc_ID, publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp });
+      docs.push({ ...shape(doc, j), _id: doc.doc_ID, publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp });
     }
     await db.bulk({ docs });
   }

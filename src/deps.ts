@@ -17,7 +17,7 @@ import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
-import { HarvestRepository } from './services/harvest/harvest-repository.js';
+import { HarvestRepository } from './storage/harvest-repository.js';
 import { OaiPmhService } from './services/oai-pmh/oai-pmh.service.js';
 import { MetadataSource } from './services/oai-pmh/metadata.js';
 import { Authenticator } from './http/auth.js';

@@ -9,18 +9,12 @@ import type { RunningNode } from './runtime.js';
 import { PROJECT_ROOT } from './runtime.js';
 
 export const SAMPLE_CORPUS = path.join(PROJECT_ROOT, 'test', 'fixtures', 'corpus', 'nsdl_dc-100docs.json');
-const MARKER = '_local/sample_data_loaded';
+const MARKER = 'sample_data_loaded';
 
 export async function loadSampleData(node: RunningNode): Promise<{ published: number; skipped: boolean }> {
-  const db = node.couch.use(node.names.resourceData);
-  try {
-    await db.get(MARKER);
-    return { published: 0, skipped: true };
-  } catch {
-    // not loaded yet
-  }
+  if (await node.deps.resources.hasMarker(MARKER)) return { published: 0, skipped: true };
   const body = JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')) as { documents: Record<string, unknown>[] };
   const result = await node.deps.publish.publish(body, undefined, undefined);
-  await db.insert({ _id: MARKER, loaded: new Date().toISOString() } as never);
+  await node.deps.resources.setMarker(MARKER, { loaded: new Date().toISOString() });
   return { published: result.document_results.filter((r) => r.OK).length, skipped: false };
 }

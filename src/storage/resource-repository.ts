@@ -3,7 +3,7 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
 
 export class ResourceRepository {
@@ -19,6 +19,15 @@ export class ResourceRepository {
 
   bulkWrite(docs: StoredDoc[]): Promise<WriteResult[]> {
     return bulkWrite(this.db, docs);
+  }
+
+  /** A `_local` marker of this database (never replicated), e.g. "the sample data was loaded". */
+  async hasMarker(name: string): Promise<boolean> {
+    return (await getOrUndefined(this.db, `_local/${name}`)) !== undefined;
+  }
+
+  async setMarker(name: string, value: Record<string, unknown>): Promise<void> {
+    await inStore(`write marker ${name}`, () => this.db.insert({ _id: `_local/${name}`, ...value } as never));
   }
 
   /**

@@ -7,7 +7,7 @@
  * ListIdentifiers (a doc_ID) without the extension flags.
  */
 import type { StoredDoc } from '../../storage/documents.js';
-import type { HarvestRepository } from './harvest-repository.js';
+import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import { isDeletedDoc, isHarvestable } from './harvest-records.js';
 
 export interface IdentifierFlags { byDocId: boolean | undefined; byResourceId: boolean | undefined }

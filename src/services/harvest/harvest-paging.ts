@@ -5,7 +5,7 @@
  * the count returned before the next page; it is bound to its verb and lives 48 hours.
  */
 import { requestFingerprint, type TokenCodec } from '../../domain/resumption-token.js';
-import type { ViewKey } from './harvest-repository.js';
+import type { ViewKey } from '../../storage/harvest-repository.js';
 import type { Selection } from './harvest-selection.js';
 
 export interface ListState {

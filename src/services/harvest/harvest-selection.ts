@@ -5,7 +5,7 @@
  * policy is `no`; walked in keyset pages.
  */
 import { nodeTimestamp } from '../../domain/timestamps.js';
-import type { HarvestRepository, HarvestRow, ViewKey, ViewRange } from './harvest-repository.js';
+import type { HarvestRepository, HarvestRow, ViewKey, ViewRange } from '../../storage/harvest-repository.js';
 import type { TimeBounds } from './harvest-dates.js';
 
 export interface Selection {

@@ -10,7 +10,7 @@ import type { TokenCodec } from '../../domain/resumption-token.js';
 import type { Clock } from '../../domain/timestamps.js';
 import type { ServiceSettings } from '../service-settings.js';
 import { checkDateRange, datestamp } from './harvest-dates.js';
-import type { HarvestRepository } from './harvest-repository.js';
+import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
 import { headerOf, headerOfDoc, isDeletedDoc, publicDocument, type RecordHeader } from './harvest-records.js';
 import { resolveIdentifier } from './harvest-lookup.js';

@@ -13,7 +13,7 @@ import { checkDateRange, responseDate } from '../harvest/harvest-dates.js';
 import { headerOf, publicDocument } from '../harvest/harvest-records.js';
 import { selectPage, selectionOf } from '../harvest/harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from '../harvest/harvest-paging.js';
-import type { HarvestRow } from '../harvest/harvest-repository.js';
+import type { HarvestRow } from '../../storage/harvest-repository.js';
 import { BadArgument, BadResumptionToken, NoRecordsMatch, NoSetHierarchy } from './oai-errors.js';
 import { checkPrefix, isJsonPrefix, showDeleted, type OaiContext } from './oai-context.js';
 

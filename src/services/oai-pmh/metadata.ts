@@ -8,7 +8,7 @@
 import type { StoredDoc } from '../../storage/documents.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
 import { metadataFragment, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
-import type { HarvestRepository } from '../harvest/harvest-repository.js';
+import type { HarvestRepository } from '../../storage/harvest-repository.js';
 
 export type FetcherFor = (allowPrivate: boolean) => SafeFetcher;
 

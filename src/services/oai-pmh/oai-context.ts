@@ -5,7 +5,7 @@ import type { Clock } from '../../domain/timestamps.js';
 import type { Logger } from 'pino';
 import { METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
 import type { OaiHeader } from '../../protocol/oai-pmh/response.js';
-import type { HarvestRepository } from '../harvest/harvest-repository.js';
+import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import type { HarvestSettings } from '../harvest/harvest-settings.js';
 import { headerOfDoc } from '../harvest/harvest-records.js';
 import type { MetadataSource } from './metadata.js';

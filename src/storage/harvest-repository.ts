@@ -3,11 +3,11 @@
  * only: a page starts at the cursor key (inclusive; PouchDB has no startkey_docid), the cursor
  * row is dropped when it is still there, and no `skip` ever grows with the page number.
  */
-import type { Couch } from '../../storage/couch.js';
-import { inStore, isNotFound, mapCouchError } from '../../storage/couch.js';
-import type { DatabaseNames } from '../../storage/databases.js';
-import type { StoredDoc } from '../../storage/documents.js';
-import { getMany } from '../../storage/resource-writes.js';
+import type { Couch } from './couch.js';
+import { inStore, isNotFound, mapCouchError } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+import type { StoredDoc } from './documents.js';
+import { getMany } from './resource-writes.js';
 
 export type ViewKey = unknown[];
 export interface HarvestRow { key: ViewKey; id: string; deleted: boolean; doc?: StoredDoc }
