@@ -2,19 +2,22 @@
  * bench/access: Basic Obtain ALL and slice paging through a generated corpus, each versus a raw
  * CouchDB view read with include_docs of the same rows (same page size, keyset continuation), in
  * the same run; then page 1 versus page 1,000 latency of obtain.
- *   BENCH_DOCS=100000 (default) BENCH_PAGE=1000
+ *   --docs N (BENCH_DOCS, default 100000)  --page N (BENCH_PAGE, default 1000)
+ *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
  */
-import { startNodeProcess, report, round, loadBenchCorpus, followTokens, rawViewPages } from './support.js';
+import { startNodeProcess, report, round, loadBenchCorpus, followTokens, rawViewPages, benchOptions, prepareStore } from './support.js';
 
-const TOTAL = Number(process.env.BENCH_DOCS ?? 100000);
-const PAGE = Number(process.env.BENCH_PAGE ?? 1000);
+const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 1000, pageEnv: 'BENCH_PAGE' });
+const store = await prepareStore(options.couchdb);
+const TOTAL = options.docs;
+const PAGE = options.page;
 const LATENCY_PAGE = 100; // obtain id_limit: ids_only pages for the page-1 versus page-1,000 comparison
 
 // The node runs as its own process, so this client does not share its event loop.
 const node = await startNodeProcess({ services: {
   obtain: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: LATENCY_PAGE } },
   slice: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: PAGE } },
-} });
+} }, store);
 const db = node.couch.use(node.names.resourceData);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);

@@ -1,50 +1,71 @@
 /**
- * npm run bench -- distribute: N documents (BENCH_DISTRIBUTE_DOCS, default 20000) published at
- * node A; time from one POST /distribute until all are stored (obtainable) at node B, versus a
- * raw CouchDB one-shot replication of the same documents between the same two stores in the
- * same run (no filter, no node in between). Goal: at least 0.5 of raw.
+ * npm run bench -- distribute: N documents published at node A; time from one POST /distribute
+ * until all are stored (obtainable) at node B, versus a raw CouchDB one-shot `_replicate` of the
+ * same documents between the same two stores in the same run (same batch sizes, no filter, no
+ * node in between). Goal: at least 0.5 of raw.
+ *   --docs N (BENCH_DISTRIBUTE_DOCS, default 20000)
+ *   --couchdb URL (BENCH_COUCHDB_URL): both nodes on that CouchDB 3.x, each with its own DB_PREFIX
+ *   (without it each node has its own embedded store)
  */
-import { startNetwork, stopNetwork } from '../scripts/network.js';
 import { generateDocument, loadTemplates } from './generate.js';
-import { basicAuthHeader, report, round } from './support.js';
+import { basicAuthHeader, benchOptions, createAccount, prepareStore, report, round, startNodeProcess, type NodeProcess } from './support.js';
+import { DistributionRepository, replicationSource } from '../src/storage/distribution-outbound.js';
 
-const COUNT = Number(process.env.BENCH_DISTRIBUTE_DOCS ?? 20000);
-const nodes = await startNetwork({ nodes: 2, topology: 'chain', basePort: 0 });
-const [a, b] = nodes as [typeof nodes[0], typeof nodes[0]];
+const options = benchOptions({ docs: 20000, docsEnv: 'BENCH_DISTRIBUTE_DOCS' });
+const store = await prepareStore(options.couchdb);
+const COUNT = options.docs;
+// The nodes run as their own processes (as in the other benchmarks); B first, so A's CONFIG can name it.
+const b = await startNodeProcess({ node: { node_name: 'node2' } }, store);
+const nodes: NodeProcess[] = [b];
 
 async function liveCount(db: string): Promise<number> {
-  const store = b.node.couch.use(db);
-  const [info, design] = await Promise.all([store.info(), store.list({ startkey: '_design/', endkey: '_design0' })]);
+  const database = b.couch.use(db);
+  const [info, design] = await Promise.all([database.info(), database.list({ startkey: '_design/', endkey: '_design0' })]);
   return info.doc_count - design.rows.length;
 }
 
+/** A database's URL as the replicator reaches it (credentials included: the replicator is a client too). */
+const databaseUrl = (node: NodeProcess, db: string): string => `${node.couch.config.url.replace(/\/+$/, '')}/${encodeURIComponent(db)}`;
+
 try {
+  const a = await startNodeProcess({ node: { node_name: 'node1' }, connections: [{ destination_node_url: b.url, gateway_connection: false, active: true }] }, store);
+  nodes.push(a);
+  const publisher = await createAccount(a, 'publisher', 'publisher');
+  const admin = await createAccount(a, 'network', 'network_admin');
+  const inbound = await createAccount(b, 'network', 'network_admin');
+  await new DistributionRepository(a.couch, a.names, replicationSource(a.couch, a.names, a.embedded)).setCredentials(b.url, inbound);
+
   const templates = loadTemplates();
   for (let start = 0; start < COUNT; start += 1000) {
     const documents = Array.from({ length: Math.min(1000, COUNT - start) }, (_, k) => generateDocument(start + k, templates, true));
-    const response = await fetch(`${a.node.url}/publish`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basicAuthHeader(a.publisher.user, a.publisher.password) }, body: JSON.stringify({ documents }) });
+    const response = await fetch(`${a.url}/publish`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basicAuthHeader(publisher.user, publisher.password) }, body: JSON.stringify({ documents }) });
     if (response.status !== 200) throw new Error(`publish failed: ${response.status} ${await response.text()}`);
   }
   process.stderr.write(`published ${COUNT} documents at A\n`);
 
   // Ours: one /distribute, until B holds every document in resource_data (incoming processed).
   const started = performance.now();
-  const answer = await fetch(`${a.node.url}/distribute`, { method: 'POST', headers: { authorization: basicAuthHeader(a.admin.user, a.admin.password) } });
+  const answer = await fetch(`${a.url}/distribute`, { method: 'POST', headers: { authorization: basicAuthHeader(admin.user, admin.password) } });
   if (answer.status !== 200) throw new Error(`distribute failed: ${answer.status} ${await answer.text()}`);
   const replicated = performance.now();
-  while ((await liveCount(b.node.names.resourceData)) < COUNT) await new Promise((resolve) => setTimeout(resolve, 50));
+  // /distribute answers OK once it has run; each destination's outcome is in node_status (spec "Distribution").
+  const status = await a.couch.use(a.names.node).get('node_status') as { outbound?: Record<string, { outcome?: string; reason?: string }> };
+  const outcome = status.outbound?.[b.url];
+  if (outcome?.outcome !== 'ok') throw new Error(`distribution to B did not succeed: ${outcome?.outcome ?? 'no outcome'} ${outcome?.reason ?? ''}`);
+  while ((await liveCount(b.names.resourceData)) < COUNT) await new Promise((resolve) => setTimeout(resolve, 50));
   const ours = COUNT / ((performance.now() - started) / 1000);
   process.stderr.write(`distribute: replication ${round((replicated - started) / 1000, 2)} s, all stored at B ${round((performance.now() - started) / 1000, 2)} s\n`);
 
-  // Raw: the same documents, A's store → a fresh database on B's store, one-shot /_replicate.
-  await b.node.couch.db.create('raw_bench');
-  const target = `${b.node.couch.config.url.replace(/\/+$/, '')}/raw_bench`;
+  // Raw: the same documents, A's store → a fresh database on B's store, one-shot /_replicate with
+  // the batch sizes distribution uses (src/storage/distribution-outbound.ts).
+  const rawDb = `${b.names.resourceData}_raw_bench`;
+  await b.couch.db.create(rawDb);
   const rawStarted = performance.now();
-  await a.node.couch.request({ method: 'POST', path: '_replicate', body: { source: a.node.names.resourceData, target } });
-  const rawCount = await liveCount('raw_bench');
+  await a.couch.request({ method: 'POST', path: '_replicate', body: { source: replicationSource(a.couch, a.names, a.embedded), target: databaseUrl(b, rawDb), worker_batch_size: 1000, batch_size: 1000, batches_limit: 4 } });
+  const rawCount = await liveCount(rawDb);
   const raw = rawCount / ((performance.now() - rawStarted) / 1000);
   process.stderr.write(`raw: ${rawCount} documents in ${round((performance.now() - rawStarted) / 1000, 2)} s\n`);
   report('distribute', ours, raw, 'docs/s');
 } finally {
-  await stopNetwork(nodes);
+  await Promise.all(nodes.map((node) => node.close()));
 }

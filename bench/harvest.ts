@@ -3,13 +3,16 @@
  * following resumption tokens, each versus a raw CouchDB view read (keyset pages, include_docs)
  * of the same rows in the same run; page 1 versus page 1,000 latency of ListRecords; peak RSS of
  * the node process during the harvests.
- *   HARVEST_DOCS=100000 (default; fewer for a quick run)  HARVEST_PAGE=100 (doc_limit)
+ *   --docs N (HARVEST_DOCS, default 100000; fewer for a quick run)  --page N (HARVEST_PAGE, default 100: doc_limit)
+ *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
-import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus } from './support.js';
+import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, benchOptions, prepareStore } from './support.js';
 
-const TOTAL = Number(process.env.HARVEST_DOCS ?? 100000);
-const PAGE = Number(process.env.HARVEST_PAGE ?? 100);
+const options = benchOptions({ docs: 100000, docsEnv: 'HARVEST_DOCS', page: 100, pageEnv: 'HARVEST_PAGE' });
+const store = await prepareStore(options.couchdb);
+const TOTAL = options.docs;
+const PAGE = options.page;
 const JSON_PREFIX = 'LR_JSON_0.10.0';
 const data = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }] };
 
@@ -63,7 +66,7 @@ async function harvestJson(base: string): Promise<{ count: number; seconds: numb
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const mb = (bytes: number): number => round(bytes / 1024 / 1024);
 
-const node = await startNodeProcess({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } });
+const node = await startNodeProcess({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } }, store);
 const db = node.couch.use(node.names.resourceData);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);

@@ -3,25 +3,25 @@
  * unsigned documents, default policy, Basic credentials) versus raw _bulk_docs of the same
  * documents in the same stored shape on the same server, in the same run; then the rate with
  * signature verification on (documents signed by one key, fetched from a loopback key server).
- *   BENCH_DOCS=20000 (per measurement)
+ *   --docs N (BENCH_DOCS, default 20000) documents per measurement (signed: at most 5,000)
+ *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw _bulk_docs on that CouchDB 3.x
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startNodeProcess, basicAuthHeader, report, round, type NodeProcess } from './support.js';
+import { startNodeProcess, basicAuthHeader, report, round, benchOptions, prepareStore, createAccount, type NodeProcess } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 import { nodeTimestamp } from '../src/domain/timestamps.js';
-import { AccountRepository } from '../src/storage/account-repository.js';
-import { hashPassword } from '../src/domain/password.js';
 import { generateNodeKeyPair, signEnvelope } from '../src/domain/signature/lr-pgp.js';
 
-const TOTAL = Number(process.env.BENCH_DOCS ?? 20000);
+const options = benchOptions({ docs: 20000, docsEnv: 'BENCH_DOCS' });
+const store = await prepareStore(options.couchdb);
+const TOTAL = options.docs;
 const templates = loadTemplates();
 type Doc = Record<string, unknown>;
 
 async function withAccount(node: NodeProcess): Promise<string> {
-  const now = new Date().toISOString();
-  await new AccountRepository(node.couch, node.names).create({ name: 'bench', roles: ['publisher'], submitter: 'bench', disabled: false, password: await hashPassword('bench-password-1'), created: now, updated: now });
-  return basicAuthHeader('bench', 'bench-password-1');
+  const { user, password } = await createAccount(node, 'bench', 'publisher');
+  return basicAuthHeader(user, password);
 }
 
 async function publishAll(url: string, auth: string, docs: Doc[], batch: number): Promise<number> {
@@ -49,7 +49,7 @@ const corpus = (offset: number): Doc[] => Array.from({ length: TOTAL }, (_, i) =
 
 const results: Record<string, { ours: number; raw: number }> = {};
 // The node runs as its own process, so this client does not share its event loop.
-const node = await startNodeProcess();
+const node = await startNodeProcess({}, store);
 try {
   const auth = await withAccount(node);
   let offset = 0;
@@ -70,7 +70,7 @@ const keys = await generateNodeKeyPair('bench signer', 'bench@example.org');
 const keyServer = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(keys.publicKeyArmored); });
 await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
 const keyUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/key`;
-const verifying = await startNodeProcess({ policy: { verify_signatures: true, allow_private_fetch: true } });
+const verifying = await startNodeProcess({ policy: { verify_signatures: true, allow_private_fetch: true } }, store);
 try {
   const auth = await withAccount(verifying);
   const count = Math.min(TOTAL, 5000);

@@ -1,21 +1,25 @@
-/** Shared benchmark plumbing: a real node on a fresh embedded store, and the closing line. */
+/** Shared benchmark plumbing: a real node on a fresh store (embedded, or a CouchDB 3.x given by URL), and the closing line. */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../src/config/index.js';
-import { createLogger } from '../src/http/logger.js';
-import { startNode, type RunningNode } from '../src/runtime.js';
-
-export async function startBenchNode(nodeConfig: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<RunningNode & { dataDir: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-bench-'));
-  const configPath = path.join(dataDir, 'bench-config.json');
-  fs.writeFileSync(configPath, JSON.stringify(nodeConfig));
-  const node = await startNode(loadConfig({ PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'warn', ...env }), createLogger('warn'));
-  return { ...node, dataDir };
-}
+import type { RunningNode } from '../src/runtime.js';
+import { AccountRepository, type AccountRole } from '../src/storage/account-repository.js';
+import { hashPassword } from '../src/domain/password.js';
+import { connectCouch, redactedUrl } from '../src/storage/couch.js';
+import { databaseNames } from '../src/storage/databases.js';
 
 export function basicAuthHeader(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+/** An account on the node's store (as `npm run account` makes one); returns its Basic credentials. */
+export async function createAccount(node: Pick<NodeProcess, 'couch' | 'names'>, name: string, role: AccountRole): Promise<{ user: string; password: string }> {
+  const now = new Date().toISOString();
+  const password = randomBytes(12).toString('base64url');
+  await new AccountRepository(node.couch, node.names).create({ name, roles: [role], submitter: name, disabled: false, password: await hashPassword(password), created: now, updated: now });
+  return { user: name, password };
 }
 
 export function round(value: number, digits = 1): number {
@@ -82,24 +86,89 @@ export async function rawViewPages(node: Pick<RunningNode, 'couch' | 'names'>, d
 export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
   url: string;
   pid: number;
+  /** True when the node runs on its embedded store (the replicator then names local databases by name). */
+  embedded: boolean;
   close(): Promise<void>;
 }
 
 /**
- * The node as its own process (src/main.ts through tsx), so its memory can be measured apart from
- * the benchmark's client; the benchmark reaches the node's embedded store with the credential the
- * node keeps in DATA_DIR, for loading and for the raw reads.
+ * The benchmark's command line after NAME (`npm run bench -- NAME --couchdb URL --docs N --page N`);
+ * each flag falls back to the benchmark's own environment variable, then to its default.
  */
-export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}): Promise<NodeProcess> {
-  const { spawn } = await import('node:child_process');
-  const { connectCouch } = await import('../src/storage/couch.js');
-  const { databaseNames } = await import('../src/storage/databases.js');
+export interface BenchOptions { couchdb: string | undefined; docs: number; page: number }
+
+export function benchOptions(defaults: { docs: number; docsEnv: string; page?: number; pageEnv?: string }, argv = process.argv.slice(3)): BenchOptions {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i] as string, argv[i + 1]];
+    if (!['--couchdb', '--docs', '--page'].includes(flag) || value === undefined) throw new Error(`unknown option or missing value: ${flag} (options: --couchdb URL, --docs N, --page N)`);
+    flags.set(flag, value);
+  }
+  const count = (flag: string, env: string | undefined, fallback: number): number => {
+    const raw = flags.get(flag) ?? (env ? process.env[env] : undefined);
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive whole number, not ${raw}`);
+    return value;
+  };
+  const couchdb = flags.get('--couchdb') ?? (process.env.BENCH_COUCHDB_URL || undefined);
+  if (couchdb !== undefined && !/^https?:\/\/[^/]/.test(couchdb)) throw new Error('--couchdb must be an http(s) URL of a CouchDB 3.x server with admin credentials');
+  return { couchdb, docs: count('--docs', defaults.docsEnv, defaults.docs), page: count('--page', defaults.pageEnv, defaults.page ?? 1) };
+}
+
+/** A CouchDB 3.x a run measures: its admin URL, and the prefix of every database the run creates there. */
+export interface BenchStore { url: string; runPrefix: string }
+
+/**
+ * Says which store the run measures (no credentials printed). For a CouchDB URL, checks that it is
+ * an admin URL of CouchDB 3.x and, as the server is shared, deletes the run's databases if the run
+ * is interrupted (close() deletes them otherwise). Nano sends the URL's credentials as Basic auth
+ * on each request over kept-alive connections (undici); CouchDB 3.5 caches a verified password,
+ * so only the first request pays the pbkdf2 cost (see the README's benchmark notes).
+ */
+export async function prepareStore(couchdb: string | undefined): Promise<BenchStore | undefined> {
+  if (!couchdb) {
+    process.stdout.write('store: embedded (express-pouchdb over PouchDB + LevelDB, a child process of the node)\n');
+    return undefined;
+  }
+  const couch = connectCouch({ url: couchdb });
+  const [welcome, session] = await Promise.all([
+    couch.request({ path: '' }) as Promise<{ version?: string }>,
+    couch.session() as Promise<{ userCtx?: { roles?: string[] } }>,
+  ]);
+  if (!/^3\./.test(welcome.version ?? '')) throw new Error(`--couchdb: expected CouchDB 3.x, found ${welcome.version ?? 'no version'}`);
+  if (!session.userCtx?.roles?.includes('_admin')) throw new Error('--couchdb: the URL\'s credentials are not a server admin\'s');
+  const runPrefix = `bench_${randomBytes(4).toString('hex')}_`;
+  process.stdout.write(`store: CouchDB ${welcome.version} at ${redactedUrl(couchdb)}, databases ${runPrefix}*\n`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => { void dropPrefixed(couch, runPrefix).finally(() => process.exit(130)); });
+  }
+  return { url: couchdb, runPrefix };
+}
+
+/** Deletes every database whose name starts with `prefix` (a benchmark's own, on a shared CouchDB). */
+export async function dropPrefixed(couch: RunningNode['couch'], prefix: string): Promise<void> {
+  // nano JSON-encodes startkey/endkey itself.
+  const names = await couch.request({ path: '_all_dbs', qs: { startkey: prefix, endkey: `${prefix}\ufff0` } }) as string[];
+  await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => couch.db.destroy(name)));
+}
+
+/**
+ * The node as its own process (src/main.ts through tsx), so its memory can be measured apart from
+ * the benchmark's client. On the embedded store the benchmark reaches the store with the
+ * credential the node keeps in DATA_DIR; with `couchdb` (from prepareStore) the node gets
+ * COUCHDB_URL and a DB_PREFIX of its own under the run's prefix, the benchmark uses the same server for loading and for the raw
+ * operations, and close() deletes the prefix's databases.
+ */
+export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}, couchdb?: BenchStore): Promise<NodeProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-bench-proc-'));
   const configPath = path.join(dataDir, 'bench-config.json');
   fs.writeFileSync(configPath, JSON.stringify(nodeConfig));
+  const prefix = couchdb ? `${couchdb.runPrefix}${randomBytes(3).toString('hex')}_` : '';
+  // An empty COUCHDB_URL is unset (the embedded store), whatever the caller's shell exports.
+  const store = couchdb ? { COUCHDB_URL: couchdb.url, COUCHDB_USER: '', COUCHDB_PASSWORD: '', DB_PREFIX: prefix } : { COUCHDB_URL: '', DB_PREFIX: '' };
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-    cwd: root, env: { ...process.env, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -112,15 +181,25 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {})
     child.once('exit', (code) => reject(new Error(`node exited ${code}`)));
   });
   child.stdout.resume();
-  const store = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string };
-  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
+  const couch = couchdb ? connectCouch({ url: couchdb.url }) : embeddedStore(dataDir);
   return {
     url,
     pid: child.pid as number,
-    couch: connectCouch({ url: store.url, ...admin }),
-    names: databaseNames(''),
-    close: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+    embedded: !couchdb,
+    couch,
+    names: databaseNames(prefix),
+    close: async () => {
+      await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+      if (couchdb) await dropPrefixed(couch, prefix);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
+}
+
+function embeddedStore(dataDir: string): RunningNode['couch'] {
+  const store = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string };
+  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
+  return connectCouch({ url: store.url, ...admin });
 }
 
 /** Resident set size of a process, from /proc (Linux). */
