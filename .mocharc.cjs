@@ -4,6 +4,7 @@ module.exports = {
   extension: ['ts'],
   spec: ['test/**/*.test.ts'],
   recursive: true,
+  require: ['test/support/hooks.ts'],
   timeout: 60000,
   exit: true,
   reporter: './test/support/reporter.cjs',
