@@ -5,7 +5,7 @@
  *   --docs N (BENCH_DOCS, default 100000)  --page N (BENCH_PAGE, default 1000)
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
  */
-import { startNodeProcess, report, round, loadBenchCorpus, followTokens, rawViewPages, benchOptions, prepareStore } from './support.js';
+import { startNodeProcess, report, round, loadBenchCorpus, followTokens, rawViewPages, buildViews, benchOptions, prepareStore } from './support.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 1000, pageEnv: 'BENCH_PAGE' });
 const store = await prepareStore(options.couchdb);
@@ -18,13 +18,11 @@ const node = await startNodeProcess({ services: {
   obtain: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: LATENCY_PAGE } },
   slice: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: PAGE } },
 } }, store);
-const db = node.couch.use(node.names.resourceData);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);
   await loadBenchCorpus(node, TOTAL, 60000);
   const indexStart = Date.now();
-  await db.view('obtain', 'by_node_timestamp', { limit: 1 });
-  for (const view of ['by_date', 'by_identity', 'by_tag']) await db.view('slice', view, { limit: 1 });
+  await buildViews(node, [['obtain', 'by_node_timestamp'], ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag']]);
   process.stdout.write(`done; views built in ${round((Date.now() - indexStart) / 1000)} s\n`);
 
   const obtain = await followTokens((token) => `${node.url}/obtain${token ? `?resumption_token=${encodeURIComponent(token)}` : ''}`);

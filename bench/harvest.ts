@@ -7,7 +7,7 @@
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
-import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, benchOptions, prepareStore } from './support.js';
+import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore } from './support.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'HARVEST_DOCS', page: 100, pageEnv: 'HARVEST_PAGE' });
 const store = await prepareStore(options.couchdb);
@@ -67,15 +67,13 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 const mb = (bytes: number): number => round(bytes / 1024 / 1024);
 
 const node = await startNodeProcess({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } }, store);
-const db = node.couch.use(node.names.resourceData);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);
   const loadStart = process.hrtime.bigint();
   await loadBenchCorpus(node, TOTAL, 1000, asOaiDc);
   process.stdout.write(`done in ${round(secondsSince(loadStart))} s; building views... `);
   const indexStart = process.hrtime.bigint();
-  await db.view('harvest', 'by_node_timestamp', { limit: 1 });
-  await db.view('oai-pmh', 'by_schema', { limit: 1 });
+  await buildViews(node, [['harvest', 'by_node_timestamp'], ['oai-pmh', 'by_schema']]);
   process.stdout.write(`done in ${round(secondsSince(indexStart))} s\n`);
 
   // The node is its own process (its embedded store is another): sample the node's RSS throughout.
