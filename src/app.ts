@@ -4,6 +4,7 @@ import type { Deps } from './deps.js';
 import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
+import { responseCompression } from './http/compression.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
 import { publishRoutes } from './services/publish/publish.routes.js';
 import { swordRoutes } from './services/sword/sword.routes.js';
@@ -14,13 +15,14 @@ import { harvestRoutes } from './services/harvest/harvest.routes.js';
 import { authRoutes } from './services/auth/auth.routes.js';
 import { oaiPmhRoutes } from './services/oai-pmh/oai-pmh.routes.js';
 import { distributeRoutes } from './services/distribute/distribute.routes.js';
-import { inboundProxy } from './services/distribute/inbound-proxy.js';
+import { inboundProxy, INBOUND_PATH } from './services/distribute/inbound-proxy.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
   app.proxy = false;
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
+  app.use(responseCompression(INBOUND_PATH));
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
   app.use(inboundProxy(deps.distribution.forwarder, deps.auth));
