@@ -9,7 +9,7 @@ import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined } from './documents.js';
 
-/** A row position in a view: the key and the document id (CouchDB "startkey_docid"). */
+/** A row of the obtain view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
 export interface ViewPosition { key: string; id: string }
 
 export interface DailyCountsDoc { _rev?: string; days: Record<string, number>; after: ViewPosition | null }
@@ -70,14 +70,18 @@ export class MonitoringRepository {
   }
 
   /**
-   * One page of the live node_timestamp view (node-status/live_by_node_timestamp, map only), keys
-   * only, after `after` (keyset: startkey + startkey_docid, skipping that row) and before `before`.
+   * One page of the live documents by node_timestamp (obtain/by_node_timestamp, map only, key
+   * [node_timestamp, doc_ID]), without documents, after the row `after` (keyset: that key, skipped;
+   * the embedded store has no startkey_docid, hence the unique key) and stamped before `before`.
    */
   async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<ViewPosition[]> {
-    const range = after ? { startkey: after.key, startkey_docid: after.id, skip: 1 } : {};
+    const range = after ? { startkey: [after.key, after.id], skip: 1 } : {};
     const result = await inStore('read live documents', () =>
-      this.resources.view<null>('node-status', 'live_by_node_timestamp', { ...range, endkey: before, inclusive_end: false, limit }));
-    return result.rows.map((row) => ({ key: String(row.key), id: row.id }));
+      this.resources.view<null>('obtain', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
+    return result.rows.map((row) => {
+      const [key, id] = row.key as unknown as [string, string];
+      return { key, id };
+    });
   }
 
   async dailyCounts(): Promise<DailyCountsDoc | undefined> {

@@ -37,15 +37,15 @@ function storeSection(data: DashboardData): SafeHtml {
 }
 
 function storedSection(data: DashboardData): SafeHtml {
-  const rows = [...data.perDay].reverse().map((day) => html`<tr><th scope="row">${day.day}</th><td class="num">${number(day.stored)}</td></tr>`);
+  const rows = [...data.perDay].reverse().filter((day) => day.stored > 0).map((day) => html`<tr><th scope="row">${day.day}</th><td class="num">${number(day.stored)}</td></tr>`);
   return html`
 <section aria-labelledby="stored-heading">
 <h2 id="stored-heading">Documents stored per day</h2>
 <figure><div class="chart" id="chart-stored" aria-hidden="true"></div>
 <figcaption class="hint">Documents stored (published or distributed in) on each of the last ${data.perDay.length} days, UTC, by their <code>node_timestamp</code>.${data.perDayBehind ? ' Still counting older documents: reload for the rest.' : ''}</figcaption></figure>
-<table id="stored-per-day"><caption class="hint">Newest first</caption>
+<table id="stored-per-day"><caption class="hint">Days with documents stored, newest first (the other days: none)</caption>
 <thead><tr><th scope="col">Day</th><th scope="col" class="num">Stored</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="2">No figures: the store did not answer.</td></tr>`}</tbody></table>
+<tbody>${rows.length ? rows : html`<tr><td colspan="2">${data.perDay.length ? 'No documents stored in these days.' : 'No figures: the store did not answer.'}</td></tr>`}</tbody></table>
 </section>`;
 }
 
@@ -91,6 +91,7 @@ function chartData(data: DashboardData): SafeHtml {
 
 export function dashboardPage(data: DashboardData): string {
   const head = html`
+<link rel="icon" href="${DASHBOARD_ASSETS}/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${DASHBOARD_ASSETS}/uPlot.min.css">
 <link rel="stylesheet" href="${DASHBOARD_ASSETS}/dashboard.css">
 <script src="${DASHBOARD_ASSETS}/uPlot.iife.min.js" defer></script>

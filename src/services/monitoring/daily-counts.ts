@@ -3,7 +3,8 @@
  * its view `offset` is not a row position, so neither `_count` nor offsets count cheaply there).
  * Instead a counter document in CouchDB (`_local/lr-daily-stored`) holds the count per day of
  * node_timestamp and the view position counted up to; each read goes on from that position with
- * keyset pages of the map-only node_timestamp view, so it costs the documents stored since the
+ * keyset pages of the map-only node_timestamp view of Basic Obtain ([node_timestamp, doc_ID],
+ * live documents; built for obtain anyway, so no index of its own to maintain), so it costs the documents stored since the
  * last read, never the whole store. Rows younger than SETTLE_MS are counted but not saved: a
  * batch stamped a moment ago may still be written (or written by another node process whose
  * clock is slightly behind), so the saved position stays behind them.

@@ -40,6 +40,8 @@ function dashboardAssets(projectRoot: string): Map<string, Asset> {
     ['uPlot.min.css', path.join(uplot, 'uPlot.min.css'), css],
     ['dashboard.js', path.join(own, 'dashboard.js'), js],
     ['dashboard.css', path.join(own, 'dashboard.css'), css],
+    // The page names its icon, so browsers do not ask for /favicon.ico (a 404 in their console).
+    ['icon.svg', path.join(own, 'icon.svg'), 'image/svg+xml'],
   ];
   return new Map(files.map(([name, file, type]) => [name, { type, body: fs.readFileSync(file) }]));
 }
