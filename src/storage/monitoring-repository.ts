@@ -48,7 +48,8 @@ export class MonitoringRepository {
   /**
    * Changes of each database not yet indexed by each design document with views: the database's
    * update_seq minus the index's (CouchDB "/{db}/_design/{ddoc}/_info", view_index.update_seq;
-   * the embedded store answers it too, see src/embedded/ddoc-info.ts). Reading it builds nothing.
+   * the embedded store answers it too, see src/embedded/ddoc-info.ts), or CouchDB's own
+   * view_index.updates_pending.total where it reports one (3.5 does). Reading it builds nothing.
    */
   async viewLag(): Promise<ViewLag[]> {
     const lags: ViewLag[] = [];
@@ -60,9 +61,11 @@ export class MonitoringRepository {
       ]);
       const withViews = ddocs.rows.filter((row) => Object.keys((row.doc as { views?: object } | undefined)?.views ?? {}).length > 0);
       const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () =>
-        this.couch.request({ db: database, path: `${row.id}/_info` })) as Promise<{ view_index?: { update_seq?: unknown } }>));
+        this.couch.request({ db: database, path: `${row.id}/_info` })) as Promise<{ view_index?: { update_seq?: unknown; updates_pending?: { total?: unknown } } }>));
       for (const [position, row] of withViews.entries()) {
-        const behind = seqNumber(info.update_seq) - seqNumber(indexed[position]?.view_index?.update_seq);
+        const index = indexed[position]?.view_index;
+        const pending = index?.updates_pending?.total;
+        const behind = typeof pending === 'number' ? pending : seqNumber(info.update_seq) - seqNumber(index?.update_seq);
         lags.push({ database, designDoc: row.id.slice('_design/'.length), behind: Math.max(0, behind) });
       }
     }
