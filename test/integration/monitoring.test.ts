@@ -9,6 +9,7 @@ import { getJson, postJson, startTestNode, type TestNode } from '../support/node
 import { nsdlDocs } from '../support/documents.js';
 import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
+import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
 
 describe('/metrics', function () {
   this.timeout(120000);
@@ -123,6 +124,26 @@ describe('the loopback monitoring port (MONITORING_PORT)', function () {
     expect(other.status).to.equal(404);
     expect(other.body.OK).to.equal(false);
     expect((await getJson(`${node.url}/metrics`)).status).to.equal(401);
+  });
+
+  it('reports the store down (store_up 0, the dashboard says so), then its restart', async () => {
+    const embedded = node.embedded as EmbeddedCouch;
+    const pid = embedded.pid as number;
+    const exited = new Promise((resolve) => { const check = setInterval(() => { try { process.kill(pid, 0); } catch { clearInterval(check); resolve(undefined); } }, 5); });
+    process.kill(pid, 'SIGKILL');
+    await exited;
+    // The supervisor waits 200 ms before restarting: meanwhile the store does not answer.
+    const [down, page] = await Promise.all([scrape(`${node.monitoringUrl}/metrics`), fetch(`${node.monitoringUrl}/dashboard`).then((response) => response.text())]);
+    expect(down.value('lr_store_up')).to.equal(0);
+    expect(down.value('lr_documents_stored')).to.be.NaN;
+    expect(down.value('lr_incoming_backlog_documents')).to.be.NaN;
+    expect(down.family('lr_view_build_lag_changes')?.metrics ?? []).to.deep.equal([]);
+    expect(page).to.match(/<dd id="store-health"><span class="bad">down<\/span>/);
+    expect(page).to.match(/<dd id="documents-stored">unknown<\/dd>/);
+    await embedded.whenRunning();
+    const up = await scrape(`${node.monitoringUrl}/metrics`);
+    expect(up.value('lr_store_up')).to.equal(1);
+    expect(up.value('lr_embedded_store_restarts_total')).to.equal(1);
   });
 
   it('answers an unknown dashboard asset with a JSON 404', async () => {

@@ -55,7 +55,6 @@ export class MonitoringService {
     gauges.storeUp.set(state.up ? 1 : 0);
     if (state.responseMs !== null) gauges.storeLatency.set(state.responseMs / 1000);
     if (state.up) {
-      // Gauges of the store are left out while it is down rather than reporting stale values.
       gauges.documentsStored.set(state.documentsStored ?? 0);
       gauges.incomingBacklog.set(state.incomingBacklog ?? 0);
       gauges.viewLag.reset();
@@ -67,7 +66,11 @@ export class MonitoringService {
         for (const outcome of OUTCOMES) gauges.lastOutcome.set({ destination: entry.destination, outcome }, entry.outcome === outcome ? 1 : 0);
       }
     } else {
-      for (const gauge of [gauges.documentsStored, gauges.incomingBacklog, gauges.viewLag, gauges.lastRun, gauges.lastOutcome]) gauge.reset();
+      // Unknown while the store is down: NaN for the unlabelled gauges (prom-client always
+      // exposes those), no series for the labelled ones; never a stale or a made-up 0.
+      gauges.documentsStored.set(Number.NaN);
+      gauges.incomingBacklog.set(Number.NaN);
+      for (const gauge of [gauges.viewLag, gauges.lastRun, gauges.lastOutcome]) gauge.reset();
     }
     return { contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() };
   }
