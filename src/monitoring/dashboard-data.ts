@@ -18,6 +18,8 @@ export interface StoreState {
 
 export interface DashboardData extends StoreState {
   nodeName: string;
+  /** The process that answered: the request rates are its own. */
+  pid: number;
   generated: string;
   embedded: { restarts: number } | null;
   perDay: DayCount[];

@@ -62,7 +62,7 @@ function requestsSection(data: DashboardData): SafeHtml {
 <div><dt>Server errors (5xx)</dt><dd id="server-errors-hour">${number(total.server)}</dd></div>
 </dl>
 <figure><div class="chart" id="chart-requests" aria-hidden="true"></div>
-<figcaption class="hint">Requests and errors per minute answered by this node process (pid ${process.pid}); other processes of the node show theirs, Prometheus adds them up.</figcaption></figure>
+<figcaption class="hint">Requests and errors per minute answered by this node process (pid ${data.pid}); other processes of the node show theirs, Prometheus adds them up.</figcaption></figure>
 <table id="requests-per-minute"><caption class="hint">Minutes with requests, newest first (UTC)</caption>
 <thead><tr><th scope="col">Minute</th><th scope="col" class="num">Requests</th><th scope="col" class="num">4xx</th><th scope="col" class="num">5xx</th></tr></thead>
 <tbody>${active.length ? active : html`<tr><td colspan="4">No requests in the last hour.</td></tr>`}</tbody></table>

@@ -81,6 +81,7 @@ export class MonitoringService {
     return {
       ...state,
       nodeName,
+      pid: process.pid,
       generated: new Date().toISOString(),
       embedded: this.embedded ? { restarts: this.embedded.restartCount } : null,
       perDay: perDay?.days ?? [],
