@@ -37,6 +37,8 @@ export interface NetworkOptions {
   /** Extra CONFIG for node i (merged over the defaults). */
   nodeConfig?: (index: number) => Record<string, unknown>;
   logger?: (index: number) => Logger;
+  /** Extra environment of the node whose data directory is `dataDir` (e.g. COUCHDB_URL and DB_PREFIX). */
+  env?: (dataDir: string) => Record<string, string>;
 }
 
 const secret = (): string => randomBytes(12).toString('base64url');
@@ -68,7 +70,7 @@ export async function startNetwork(options: NetworkOptions): Promise<NetworkNode
     const configPath = path.join(dataDir, 'config.json');
     fs.writeFileSync(configPath, JSON.stringify({ node: { node_name: name }, ...options.nodeConfig?.(index) }));
     const port = options.basePort ? String(options.basePort + index) : '0';
-    const config = loadConfig({ PORT: port, DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+    const config = loadConfig({ PORT: port, DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...options.env?.(dataDir) });
     const node = await startNode(config, options.logger?.(index) ?? createLogger(config.settings.logLevel));
     const entry: NetworkNode = { node, name, dataDir, publisher: { user: 'publisher', password: secret() }, admin: { user: 'network', password: secret() } };
     await upsertAccount(node, entry.publisher.user, entry.publisher.password, 'publisher');

@@ -15,6 +15,7 @@ import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './stora
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
+import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
 import { generateNodeKeys } from './domain/node-keys.js';
@@ -52,6 +53,16 @@ async function waitForStore(couch: Couch, logger: Logger, timeoutMs: number): Pr
   }
 }
 
+/** Version and settings of a configured CouchDB (docs/couchdb.md): stops on a version the node cannot use. */
+async function checkServer(couch: Couch, config: AppConfig, logger: Logger): Promise<void> {
+  const msgSizeLimit = Number(config.node.services.publish.service_data.msg_size_limit);
+  const check = await checkCouchServer(couch, { maxDocumentSize: config.node.policy.max_document_size, maxRequestSize: Number.isFinite(msgSizeLimit) ? msgSizeLimit : 0 });
+  if (!check) return;
+  if (check.fatal) throw new Error(check.fatal);
+  for (const warning of check.warnings) logger.warn({ couchdbVersion: check.version }, warning);
+  logger.info({ couchdbVersion: check.version }, 'CouchDB checked');
+}
+
 export async function startNode(config: AppConfig, logger: Logger): Promise<RunningNode> {
   const { settings } = config;
   let embedded: EmbeddedCouch | undefined;
@@ -84,6 +95,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
     const couch = connectCouch(target);
     await waitForStore(couch, logger, 30000);
+    if (settings.couchdbUrl) await checkServer(couch, config, logger);
     const names = databaseNames(settings.dbPrefix);
     const result = await bootstrap({
       couch, names, config: config.node, publicUrl, logger,

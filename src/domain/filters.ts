@@ -15,7 +15,7 @@ export interface FilterDescription {
   filter?: { filter_key: string; filter_value?: string }[];
 }
 
-type FilterFunction = (doc: unknown, req: { query: { filter?: string } }) => boolean;
+type FilterFunction = (doc: unknown, req: { query: { filter_description?: string } }) => boolean;
 
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;
 
@@ -25,6 +25,6 @@ export function compileDistributionFilter(designDocsRoot: string): DocumentFilte
   return (doc, description) => {
     if (!description || description.active === false || !description.filter?.length) return true;
     // The JSON round trip gives the function plain objects of its own context, as CouchDB would.
-    return filter(JSON.parse(JSON.stringify(doc)) as unknown, { query: { filter: JSON.stringify(description) } }) === true;
+    return filter(JSON.parse(JSON.stringify(doc)) as unknown, { query: { filter_description: JSON.stringify(description) } }) === true;
   };
 }

@@ -18,15 +18,15 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     expect(filter({ _id: '_design/x' }, {})).to.equal(false);
   });
   it('include rules (the sample filter description): a matching key/value passes, others do not', () => {
-    expect(filter(doc, { filter: JSON.stringify(example) })).to.equal(true);
-    expect(filter({ ...doc, keys: ['Other'], active: false }, { filter: JSON.stringify(example) })).to.equal(false);
+    expect(filter(doc, { filter_description: JSON.stringify(example) })).to.equal(true);
+    expect(filter({ ...doc, keys: ['Other'], active: false }, { filter_description: JSON.stringify(example) })).to.equal(false);
     // "True" in the sample matches the JSON boolean true, as the original node wrote it.
-    expect(filter({ ...doc, keys: ['Other'] }, { filter: JSON.stringify(example) })).to.equal(true);
+    expect(filter({ ...doc, keys: ['Other'] }, { filter_description: JSON.stringify(example) })).to.equal(true);
   });
   it('exclude rules invert the match', () => {
     const exclude = { ...example, include_exclude: false };
-    expect(filter(doc, { filter: JSON.stringify(exclude) })).to.equal(false);
-    expect(filter({ ...doc, keys: ['Other'], active: false }, { filter: JSON.stringify(exclude) })).to.equal(true);
+    expect(filter(doc, { filter_description: JSON.stringify(exclude) })).to.equal(false);
+    expect(filter({ ...doc, keys: ['Other'], active: false }, { filter_description: JSON.stringify(exclude) })).to.equal(true);
   });
   it('matches nested keys by name or dotted path, and accepts a pre-parsed filter object', () => {
     const bySubmitter = { active: true, include_exclude: true, filter: [{ filter_key: 'identity.submitter', filter_value: '^NSDL$' }] };
@@ -34,8 +34,8 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     expect(filter({ ...doc, identity: { submitter: 'Other' } }, { filter: bySubmitter })).to.equal(false);
   });
   it('an inactive or custom filter passes everything; an invalid pattern matches nothing', () => {
-    expect(filter({ ...doc, keys: [] }, { filter: JSON.stringify({ ...example, active: false }) })).to.equal(true);
-    expect(filter({ ...doc, keys: [] }, { filter: JSON.stringify({ ...example, custom_filter: true }) })).to.equal(true);
-    expect(filter(doc, { filter: JSON.stringify({ include_exclude: true, filter: [{ filter_key: '(', filter_value: 'x' }] }) })).to.equal(false);
+    expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, active: false }) })).to.equal(true);
+    expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, custom_filter: true }) })).to.equal(true);
+    expect(filter(doc, { filter_description: JSON.stringify({ include_exclude: true, filter: [{ filter_key: '(', filter_value: 'x' }] }) })).to.equal(false);
   });
 });

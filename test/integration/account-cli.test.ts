@@ -5,10 +5,11 @@ import { expect } from 'chai';
 import { ROOT, startMain, exitOf } from '../support/process.js';
 import { tempDir, basicAuth, postJson } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
+import { storeEnv } from '../support/store.js';
 
 function account(env: Record<string, string>, args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/account.ts'), ...args], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(env.DATA_DIR ? storeEnv(env.DATA_DIR) : {}), ...env }, stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -41,7 +42,7 @@ describe('npm run account', () => {
     }
   });
 
-  it('works with no node running (starts the embedded store itself) and refuses weak passwords and bad names', async () => {
+  it('works with no node running (on the embedded store it starts the store itself) and refuses weak passwords and bad names', async () => {
     const dataDir = tempDir();
     const weak = await account({ DATA_DIR: dataDir }, ['add', 'dave', '--password-stdin'], 'short\n');
     expect(weak.code).to.equal(1);

@@ -7,6 +7,7 @@ import net from 'node:net';
 import { expect } from 'chai';
 import { startMain, exitOf, type NodeProcess } from '../support/process.js';
 import { tempDir } from '../support/node.js';
+import { storeEnv } from '../support/store.js';
 import { nsdlDocs } from '../support/documents.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { connectForTool, type ToolConnection } from '../../src/cli/store-connection.js';
@@ -16,7 +17,8 @@ import { hashPassword } from '../../src/domain/password.js';
 import { startTestNetwork, publish, distribute, connectNodes, waitFor, outbound, type TestNetwork, type NetworkNode } from '../support/network.js';
 
 const COUNT = 2000;
-const names = databaseNames('');
+const dataDir = tempDir('lr-crash-dest-');
+const names = databaseNames(storeEnv(dataDir).DB_PREFIX ?? '');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -38,13 +40,12 @@ describe('distribution survives a destination killed mid-processing', function (
   let source: TestNetwork;
   let destination: NodeProcess | undefined;
   let store: ToolConnection | undefined;
-  const dataDir = tempDir('lr-crash-dest-');
   const admin = { user: 'network', password: 'network-password-1' };
   let env: Record<string, string>;
 
   const startDestination = async (): Promise<void> => {
     destination = await startMain(env);
-    store = await connectForTool(loadSettings({ DATA_DIR: dataDir }));
+    store = await connectForTool(loadSettings({ DATA_DIR: dataDir, ...storeEnv(dataDir) }));
   };
 
   before(async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { runMain, startMain, exitOf, waitForLog } from '../support/process.js';
 import { tempDir } from '../support/node.js';
+import { onCouchDB, TEST_COUCHDB_URL } from '../support/store.js';
 
 async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = runMain(env);
@@ -62,32 +63,33 @@ describe('configuration errors stop the node with a one-line message naming the 
   });
 
   it('COUCHDB_URL with wrong credentials: a readable message, not a stack', async () => {
-    // A node whose embedded store is up gives us a real server to refuse the credentials.
-    const running = await startMain({ DATA_DIR: tempDir() });
+    // A real server to refuse the credentials: the suite's CouchDB, or the embedded store of a running node.
+    const running = onCouchDB ? undefined : await startMain({ DATA_DIR: tempDir() });
     try {
-      const storeUrl = JSON.parse(running.output().split('\n').find((line) => line.includes('embedded store listening')) ?? '{}') as { port?: number };
-      const { code, stderr } = await failingStart({ COUCHDB_URL: `http://wrong:creds@127.0.0.1:${storeUrl.port}` });
+      const storeUrl = new URL(TEST_COUCHDB_URL ?? `http://127.0.0.1:${(JSON.parse(running?.output().split('\n').find((line) => line.includes('embedded store listening')) ?? '{}') as { port?: number }).port}`);
+      const { code, stderr } = await failingStart({ COUCHDB_URL: `http://wrong:creds@${storeUrl.host}` });
       expect(code).to.equal(1);
       expect(stderr).to.equal('node failed to start: CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)');
       expect(stderr).to.not.contain('creds');
     } finally {
-      running.child.kill('SIGTERM');
-      await exitOf(running.child);
+      running?.child.kill('SIGTERM');
+      if (running) await exitOf(running.child);
     }
   });
 });
 
 describe('graceful shutdown', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`${signal}: stops accepting, stops the embedded store, exits 0`, async () => {
+    it(`${signal}: stops accepting, stops the embedded store (none is started on CouchDB), exits 0`, async () => {
       const running = await startMain({ DATA_DIR: tempDir() });
       expect((await fetch(`${running.url}/status`)).status).to.equal(200);
-      expect(running.embeddedPid).to.be.a('number');
+      if (onCouchDB) expect(running.embeddedPid, 'an embedded store beside a configured CouchDB').to.equal(undefined);
+      else expect(running.embeddedPid).to.be.a('number');
       running.child.kill(signal);
       const { code } = await exitOf(running.child);
       expect(code).to.equal(0);
       expect(running.output()).to.contain('"msg":"node stopped"');
-      expect(() => process.kill(running.embeddedPid as number, 0)).to.throw(); // the store process is gone
+      if (!onCouchDB) expect(() => process.kill(running.embeddedPid as number, 0)).to.throw(); // the store process is gone
       let refused = false;
       try { await fetch(`${running.url}/status`); } catch { refused = true; }
       expect(refused).to.equal(true);

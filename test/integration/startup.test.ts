@@ -1,4 +1,4 @@
-/** Start-up against the embedded store: databases, design docs, seeding, restart with the same DATA_DIR. */
+/** Start-up on the suite's store: databases, design docs, seeding, restart with the same DATA_DIR (and so the same DB_PREFIX on CouchDB). */
 import { expect } from 'chai';
 import { startTestNode, getJson, tempDir } from '../support/node.js';
 
@@ -9,7 +9,8 @@ describe('start-up', () => {
   it('creates the databases and pushes every design document on first start', async () => {
     const node = await startTestNode({ dataDir });
     try {
-      expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data']);
+      const prefix = node.names.resourceData.slice(0, -'resource_data'.length); // DB_PREFIX: empty on the embedded store
+      expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data'].map((name) => prefix + name));
       expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/node-status');
       const ddoc = await node.couch.use(node.names.resourceData).get('_design/node-status') as unknown as { content_hash: string; views: Record<string, unknown> };
       expect(ddoc.content_hash).to.match(/^[0-9a-f]{64}$/);
@@ -22,7 +23,7 @@ describe('start-up', () => {
     }
   });
 
-  it('on a second start re-pushes nothing unchanged and keeps ids, keys and data (LevelDB on disk)', async () => {
+  it('on a second start re-pushes nothing unchanged and keeps ids, keys and data (on disk)', async () => {
     const node = await startTestNode({ dataDir });
     try {
       expect(node.bootstrap.createdDatabases).to.deep.equal([]);

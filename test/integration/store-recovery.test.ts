@@ -6,7 +6,9 @@ import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
 
 describe('supervisor of the embedded store', () => {
   let node: TestNode;
-  before(async () => { node = await startTestNode(); });
+  // The supervisor is the embedded store's: this node always runs on one (an empty COUCHDB_URL
+  // is unset), also when the suite runs on CouchDB.
+  before(async () => { node = await startTestNode({ env: { COUCHDB_URL: '' } }); });
   after(async () => node.stop());
 
   it('restarts a killed embedded server on the same port and the node recovers by itself', async () => {

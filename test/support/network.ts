@@ -5,6 +5,7 @@ import { createLogger } from '../../src/http/logger.js';
 import { startNetwork, stopNetwork, connectNodes, type NetworkNode, type NetworkOptions } from '../../scripts/network.js';
 import type { StoredDoc } from '../../src/storage/documents.js';
 import { basicAuth, postJson, getJson } from './node.js';
+import { storeEnv } from './store.js';
 import type { Doc } from './documents.js';
 
 export type { NetworkNode };
@@ -15,7 +16,7 @@ export interface TestNetwork { nodes: NetworkNode[]; logs: string[][]; stop(): P
 export async function startTestNetwork(options: Omit<NetworkOptions, 'logger'>): Promise<TestNetwork> {
   const logs: string[][] = Array.from({ length: options.nodes }, () => []);
   const logger = (index: number) => createLogger('debug', new Writable({ write(chunk: Buffer, _e, done) { logs[index]?.push(chunk.toString('utf8')); done(); } }));
-  const nodes = await startNetwork({ basePort: 0, ...options, logger });
+  const nodes = await startNetwork({ basePort: 0, env: storeEnv, ...options, logger });
   return { nodes, logs, stop: () => stopNetwork(nodes) };
 }
 

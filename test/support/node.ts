@@ -1,4 +1,4 @@
-/** Starts a real node (app on port 0, fresh embedded store in a temporary data directory). */
+/** Starts a real node (app on port 0, temporary data directory) on the suite's store (support/store.ts). */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/http/logger.js';
 import { startNode, type RunningNode } from '../../src/runtime.js';
+import { storeEnv } from './store.js';
 
 export interface TestNode extends RunningNode {
   dataDir: string;
@@ -25,7 +26,7 @@ export interface TestNodeOptions {
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
   const dataDir = options.dataDir ?? tempDir();
-  const env: Record<string, string> = { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env };
+  const env: Record<string, string> = { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...storeEnv(dataDir), ...options.env };
   if (options.nodeConfig) {
     const configPath = path.join(dataDir, 'test-config.json');
     fs.writeFileSync(configPath, JSON.stringify(options.nodeConfig));

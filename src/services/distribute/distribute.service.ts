@@ -160,7 +160,7 @@ export class DistributeService {
     }
     const filter = activeFilter(info.filter_description);
     // query_params travel in the _changes URL query, so the description is one JSON string.
-    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), REPLICATION_FILTER, filter ? { filter: JSON.stringify(filter) } : {});
+    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), REPLICATION_FILTER, filter ? { filter_description: JSON.stringify(filter) } : {});
     return {
       ...base,
       outcome: result.ok ? 'ok' : 'failed',

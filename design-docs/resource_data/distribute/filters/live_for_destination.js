@@ -7,9 +7,10 @@ function (doc, req) {
   if (!doc || doc.doc_type !== 'resource_data') return false;
   if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) return false;
   if (doc.node_deleted) return false;
-  // The destination's filter description arrives as query_params.filter, a JSON string
-  // (express-pouchdb has already parsed it into an object).
-  var raw = req && req.query ? req.query.filter : null;
+  // The destination's filter description arrives as query_params.filter_description, a JSON
+  // string (express-pouchdb has already parsed it into an object). Not "filter": CouchDB merges
+  // query_params into the _changes query, where "filter" is this function's own name.
+  var raw = req && req.query ? req.query.filter_description : null;
   if (!raw) return true;
   var description = typeof raw === 'string' ? JSON.parse(raw) : raw;
   if (!description || description.active === false || description.custom_filter === true) return true;

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian programs the test suite drives as independent peers, when they are missing.
+# Run by `npm test` (its "pretest" step) and so by .ci/run: the README's one test command works
+# on a fresh Debian 12 machine with nothing installed by hand.
+#   xmllint (libxml2-utils)        OAI-PMH responses validated against the official XSDs
+#   oai_pmh (libhttp-oai-perl)     HTTP::OAI, an independent OAI-PMH harvester
+#   Atompub::Client (libatompub-perl)  an independent SWORD 1.3 / AtomPub client
+#   chromium                       the browser tests (/auth sign-in), driven by playwright-core
+# Without root (or password-less sudo) it names what is missing and stops, so the tests that need
+# those programs never run half-equipped.
+set -euo pipefail
+
+need=()
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+command -v oai_pmh >/dev/null 2>&1 || need+=(libhttp-oai-perl)
+perl -MAtompub::Client -MXML::Atom::Client -e1 >/dev/null 2>&1 || need+=(libatompub-perl)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  as_root=(sudo -n)
+else
+  echo "the tests need these Debian packages: ${need[*]}" >&2
+  echo "install them with: sudo apt-get install -y ${need[*]}" >&2
+  exit 1
+fi
+echo "installing the test suite's Debian packages: ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

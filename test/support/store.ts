@@ -1,0 +1,42 @@
+/**
+ * Which store the suite runs against. Unset TEST_COUCHDB_URL: every node starts its own embedded
+ * store (the default). Set to an admin URL of an Apache CouchDB 3.x: every node the tests start
+ * uses that server, with a database prefix of its own derived from its data directory (so a node
+ * restarted on the same DATA_DIR finds its databases again) and from this run (so runs and tests
+ * never collide). The root hook below deletes this run's databases when the run ends.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+const couchUrl = process.env.TEST_COUCHDB_URL?.trim() || undefined;
+
+/** The CouchDB 3.x admin URL the suite runs against, or undefined on the embedded store. */
+export const TEST_COUCHDB_URL: string | undefined = couchUrl;
+export const onCouchDB = couchUrl !== undefined;
+export const storeName = onCouchDB ? 'CouchDB' : 'embedded store';
+
+/** Names this run's databases: CouchDB names start with a lower-case letter. */
+const RUN_PREFIX = `t${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+
+/** The database prefix of a node whose data directory is `dataDir`. */
+export function prefixFor(dataDir: string): string {
+  return `${RUN_PREFIX}_${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}_`;
+}
+
+/** What a node started for a test needs in its environment to use the suite's store. */
+export function storeEnv(dataDir: string): Record<string, string> {
+  return couchUrl ? { COUCHDB_URL: couchUrl, DB_PREFIX: prefixFor(dataDir) } : {};
+}
+
+/** Deletes every database this run created on the CouchDB (nothing on the embedded store). */
+export async function deleteRunDatabases(): Promise<number> {
+  if (!couchUrl) return 0;
+  const base = new URL(couchUrl);
+  const auth = base.username ? `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}` : undefined;
+  base.username = '';
+  base.password = '';
+  const root = base.href.replace(/\/$/, '');
+  const headers: Record<string, string> = auth ? { authorization: auth } : {};
+  const all = await (await fetch(`${root}/_all_dbs?start_key=${encodeURIComponent(JSON.stringify(RUN_PREFIX))}&end_key=${encodeURIComponent(JSON.stringify(`${RUN_PREFIX}\ufff0`))}`, { headers })).json() as string[];
+  for (const name of all) await fetch(`${root}/${encodeURIComponent(name)}`, { method: 'DELETE', headers });
+  return all.length;
+}
