@@ -14,6 +14,12 @@ export const DESTINATION_CREDENTIALS_ID = '_local/distribution_credentials';
 
 export interface DestinationCredentials { user: string; password: string }
 
+/**
+ * Which documents a replication sends: a design-doc filter function with its query_params, and,
+ * when the same selection can be written as one, the equivalent Mango selector.
+ */
+export interface ReplicationSelection { filter: string; queryParams: Record<string, string>; selector?: Record<string, unknown> }
+
 export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string }
 
 /** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
@@ -70,9 +76,10 @@ export class DistributionRepository {
   /**
    * `source` is how the replicator names our resource data database: its name on the embedded
    * store (PouchDB replicates a local database and passes query_params straight to the filter),
-   * its full URL on CouchDB 3 (local endpoints were removed in 3.0).
+   * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
+   * a Mango selector where the selection has one (Apache CouchDB 3).
    */
-  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string) {
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly selectors = false) {
     this.node = couch.use(names.node);
     this.resources = couch.use(names.resourceData);
   }
@@ -90,9 +97,13 @@ export class DistributionRepository {
    * One-shot `POST /_replicate` (CouchDB "Replication", /_replicate): answers when the
    * replication has finished. Failures are returned, never thrown, with credentials scrubbed.
    */
-  async replicate(target: string, filter: string, queryParams: Record<string, string>): Promise<ReplicationResult> {
+  async replicate(target: string, selection: ReplicationSelection): Promise<ReplicationResult> {
+    // CouchDB 3 runs a selector in Erlang, a filter function in its JavaScript query server, one
+    // document at a time; the embedded store runs either in-process, and takes the filter (the
+    // path it has always been tested on).
+    const choice = selection.selector && this.selectors ? { selector: selection.selector } : { filter: selection.filter, query_params: selection.queryParams };
     try {
-      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, filter, query_params: queryParams, ...REPLICATION_OPTIONS } }) as ReplicateResponse;
+      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, ...choice, ...REPLICATION_OPTIONS } }) as ReplicateResponse;
       const { docsWritten, docsRead, writeFailures } = sessionCounts(body);
       return { ok: body.ok === true && writeFailures === 0, docsWritten, docsRead, writeFailures, ...(writeFailures > 0 ? { error: `${writeFailures} documents were not written` } : {}) };
     } catch (error) {

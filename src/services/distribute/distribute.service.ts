@@ -14,6 +14,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
 import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { INBOUND_PATH } from './inbound-proxy.js';
+import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
@@ -160,7 +161,9 @@ export class DistributeService {
     }
     const filter = activeFilter(info.filter_description);
     // query_params travel in the _changes URL query, so the description is one JSON string.
-    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), REPLICATION_FILTER, filter ? { filter_description: JSON.stringify(filter) } : {});
+    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), filter
+      ? { filter: REPLICATION_FILTER, queryParams: { filter_description: JSON.stringify(filter) } }
+      : { filter: REPLICATION_FILTER, queryParams: {}, selector: { ...LIVE_FOR_DISTRIBUTION_SELECTOR } });
     return {
       ...base,
       outcome: result.ok ? 'ok' : 'failed',

@@ -43,7 +43,7 @@ export interface DistributionInput {
 
 export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
-  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded));
+  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), !input.embedded);
   const inbound = new InboundService(input.nodes, input.resources, input.checks, input.publicUrl, input.clock);
   const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics);
   return {
