@@ -16,12 +16,15 @@ import { authRoutes } from './services/auth/auth.routes.js';
 import { oaiPmhRoutes } from './services/oai-pmh/oai-pmh.routes.js';
 import { distributeRoutes } from './services/distribute/distribute.routes.js';
 import { inboundProxy, INBOUND_PATH } from './services/distribute/inbound-proxy.js';
+import { requestMetrics } from './http/request-metrics.js';
+import { monitoringRoutes } from './services/monitoring/monitoring.routes.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
   app.proxy = false;
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
+  app.use(requestMetrics(deps.monitoring.metrics));
   app.use(responseCompression(INBOUND_PATH));
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
@@ -37,6 +40,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     authRoutes(deps.authPages),
     oaiPmhRoutes(deps.oaiPmh),
     distributeRoutes(deps.distribution, deps.auth),
+    monitoringRoutes(deps.monitoring, deps.auth),
   ];
   for (const router of routers) {
     app.use(router.routes());
