@@ -47,14 +47,14 @@ function barProgress(label: string, unit: string, stream: Stream): Progress {
       const rate = rateOf(latest.done, startDone, startedAt);
       const text = countsText(unit, latest, rate);
       if (!params.total) return `${label} ${text}`;
-      const eta = cliProgress.Format.TimeFormat(params.eta, options, 5);
+      const eta = Number.isFinite(params.eta) && params.value > startDone ? `${cliProgress.Format.TimeFormat(params.eta, options, 5)}` : '?';
       return `${label} ${cliProgress.Format.BarFormat(params.progress, options)} ${Math.floor(params.progress * 100)}% | ${text} | ETA ${eta}`;
     },
   }, cliProgress.Presets.shades_classic);
   return {
     update(counts) {
-      if (!startedAt) { startedAt = Date.now(); startDone = counts.done; bar.start(counts.total ?? 0, counts.done); }
       latest = counts;
+      if (!startedAt) { startedAt = Date.now(); startDone = counts.done; bar.start(counts.total ?? 0, counts.done); }
       if (counts.total !== undefined && counts.total !== bar.getTotal()) bar.setTotal(counts.total);
       bar.update(counts.done);
     },

@@ -14,18 +14,20 @@ export async function start(options: { sampleData: boolean }, env: NodeJS.Proces
   // sync: a line logged just before process.exit is not lost.
   const destination = process.stdout.isTTY ? pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : undefined;
   const logger = createLogger(config.settings.logLevel, destination);
-  const node = await startNode(config, logger);
-  if (options.sampleData) logger.info(await loadSampleData(node), 'sample data');
+  const starting = startNode(config, logger);
   let stopping = false;
+  // Registered before the node is up: a Ctrl-C during start-up stops it as soon as it is.
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    node.close().then(() => process.exit(0), (error: unknown) => {
+    starting.then((node) => node.close()).then(() => process.exit(0), (error: unknown) => {
       logger.error({ err: error }, 'shutdown failed');
       process.exit(1);
     });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  const node = await starting;
+  if (options.sampleData && !stopping) logger.info(await loadSampleData(node), 'sample data');
 }
