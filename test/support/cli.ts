@@ -50,7 +50,7 @@ export async function lrNode(args: string[], options: { env?: Record<string, str
 }
 
 /** Control characters other than newline and tab (ANSI escapes, carriage returns, bar redraws). */
-export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+export const CONTROL_CHARACTERS = /[^\P{Cc}\n\t]/u;
 
 export interface Proxy { url: string; requests: string[]; close(): Promise<void> }
 
