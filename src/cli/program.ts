@@ -5,16 +5,22 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { AppError } from '../errors/app-error.js';
-import { account, type AccountAction } from './commands/account.js';
+import type { AccountAction, AccountOptions } from './commands/account.js';
 import { distribute } from './commands/distribute.js';
 import { harvest } from './commands/harvest.js';
 import { services, status } from './commands/node-info.js';
-import { publish } from './commands/publish.js';
-import { start } from './commands/start.js';
-import { verify } from './commands/verify.js';
+import type { PublishOptions } from './commands/publish.js';
+import type { VerifyOptions } from './commands/verify.js';
 import { basicAuthorization } from './credentials.js';
 import { CliError, EXIT, type ExitCode } from './errors.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http-client.js';
+
+// The heavy commands (the node, the store, openpgp) are loaded only when they run, so that
+// `lr-node status` or `--help` starts quickly.
+const start = async (options: { sampleData: boolean }): Promise<void> => (await import('./commands/start.js')).start(options);
+const account = async (action: AccountAction, name: string | undefined, options: AccountOptions): Promise<void> => (await import('./commands/account.js')).account(action, name, options);
+const publish = async (options: PublishOptions): Promise<ExitCode> => (await import('./commands/publish.js')).publish(options);
+const verify = async (options: VerifyOptions): Promise<ExitCode> => (await import('./commands/verify.js')).verify(options);
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const positiveInt = (value: string): number => {

@@ -52,7 +52,8 @@ export async function lrNode(args: string[], options: { env?: Record<string, str
 /** Control characters other than newline and tab (ANSI escapes, carriage returns, bar redraws). */
 export const CONTROL_CHARACTERS = /[^\P{Cc}\n\t]/u;
 
-export interface Proxy { url: string; requests: string[]; close(): Promise<void> }
+/** `requests`: method, path and Content-Length of each request; `bodies`: the body of each POST. */
+export interface Proxy { url: string; requests: string[]; bodies: string[]; close(): Promise<void> }
 
 /**
  * A proxy to `target`: every request waits `delayMs`, and the requests for which `refuse` says so
@@ -60,27 +61,33 @@ export interface Proxy { url: string; requests: string[]; close(): Promise<void>
  */
 export async function startProxy(target: string, options: { delayMs?: number; refuse?: (n: number, url: string) => boolean } = {}): Promise<Proxy> {
   const requests: string[] = [];
+  const bodies: string[] = [];
   const server = http.createServer((req, res) => {
-    const n = requests.push(`${req.method ?? ''} ${req.url ?? ''}`);
-    setTimeout(() => {
+    const n = requests.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers['content-length'] ?? ''}`.trim());
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => setTimeout(() => {
       if (options.refuse?.(n, req.url ?? '')) {
         res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' });
         res.end('busy');
         return;
       }
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST') bodies.push(body.toString('utf8'));
       const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       });
       upstream.on('error', () => { res.writeHead(502); res.end(); });
-      req.pipe(upstream);
-    }, options.delayMs ?? 0);
+      upstream.end(body);
+    }, options.delayMs ?? 0));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    bodies,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
