@@ -129,6 +129,30 @@ describe('lr-node (the command line)', function () {
     expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth\tdoc_limit=1000 msg_size_limit=10485760$/m);
   });
 
+  it('account: several roles per account; the password only from standard input or a prompt', async () => {
+    const dataDir = { DATA_DIR: node.dataDir };
+    const added = await lrNode(['account', 'add', 'both', '--role', 'publisher', '--role', 'network_admin', '--password-stdin'], { env: dataDir, stdin: 'two-roles-phrase-42\n' });
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.equal('account both added (publisher,network_admin)\n');
+    const listed = await lrNode(['account', 'list', '--json'], { env: dataDir });
+    expect((JSON.parse(listed.stdout) as Doc[]).find((a) => a.name === 'both')).to.include({ disabled: false, submitter: 'both' }).and.have.deep.property('roles', ['publisher', 'network_admin']);
+    const asBoth = { LR_USER: 'both', LR_PASSWORD: 'two-roles-phrase-42' };
+    expect((await lrNode(['distribute', node.url], { env: asBoth })).code).to.equal(0);
+    const input = path.join(work, 'one.json');
+    fs.writeFileSync(input, JSON.stringify({ documents: JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')).documents.slice(0, 1) }));
+    expect((await lrNode(['publish', node.url, input, '--state', 'one.state'], { env: asBoth, cwd: work })).code).to.equal(0);
+
+    const badRole = await lrNode(['account', 'add', 'x', '--role', 'root', '--password-stdin'], { env: dataDir, stdin: 'whatever-phrase-1\n' });
+    expect(badRole.code).to.equal(2);
+    expect(badRole.stderr).to.equal('account: --role must be publisher or network_admin (give it once per role): root\n');
+    const asArgument = await lrNode(['account', 'add', 'x', '--password', 'whatever-phrase-1'], { env: dataDir });
+    expect(asArgument.code).to.equal(2);
+    expect(asArgument.stderr).to.match(/^error: unknown option '--password'/);
+    const noTerminal = await lrNode(['account', 'passwd', 'both'], { env: dataDir });
+    expect(noTerminal.code).to.equal(2);
+    expect(noTerminal.stderr).to.equal('account: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
+  });
+
   it('retries a 503 after its Retry-After and goes on', async () => {
     const proxy = await startProxy(node.url, { refuse: (n) => n === 2 });
     try {
@@ -137,7 +161,7 @@ describe('lr-node (the command line)', function () {
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 1s`);
       expect(Date.now() - started).to.be.greaterThan(1000);
-      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(101);
+      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(102);
     } finally {
       await proxy.close();
     }
