@@ -130,7 +130,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .option('--from <date>', 'records from this date', harvestDate)
     .option('--until <date>', 'records up to this date', harvestDate)
     .option('--state <file>', 'last resumption token, for resuming (default: OUT.state.json)')
-    .option('--overwrite', 'start again even if the output file exists')
+    .option('--overwrite', 'start again from the first page, replacing the output file and its state')
     .action(run('harvest', (url: string, options: CommonOptions & { out: string; via: 'json' | 'oai'; prefix: string; from?: string; until?: string; state?: string; overwrite?: boolean }) => harvest({
       query: { url, via: options.via, prefix: options.via === 'oai' ? options.prefix : '', ...(options.from ? { from: options.from } : {}), ...(options.until ? { until: options.until } : {}) },
       out: options.out, overwrite: options.overwrite === true, json: options.json === true, policy: policyOf(options),

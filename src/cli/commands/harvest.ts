@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { Interrupted, type RetryPolicy } from '../http-client.js';
-import { fetchPage, type HarvestQuery } from '../harvest-pages.js';
+import { fetchPage, type HarvestPage, type HarvestQuery } from '../harvest-pages.js';
 import { watchInterrupt } from '../interrupt.js';
 import { createProgress } from '../progress.js';
 import { readState, writeState } from '../state-file.js';
@@ -16,7 +16,7 @@ export interface HarvestOptions { query: HarvestQuery; out: string; state?: stri
 interface HarvestState { version: 1; query: HarvestQuery; token: string | null; bytes: number; records: number; total?: number; complete: boolean }
 
 function startingState(options: HarvestOptions, stateFile: string): HarvestState {
-  const saved = readState<HarvestState>(stateFile);
+  const saved = options.overwrite ? undefined : readState<HarvestState>(stateFile);
   if (saved) {
     if (saved.version !== 1 || JSON.stringify(saved.query) !== JSON.stringify(options.query)) {
       throw usageError(`the state file ${stateFile} belongs to another harvest (URL, --via, --prefix, --from or --until differ): remove it or give --state`);
@@ -51,9 +51,13 @@ export async function harvest(options: HarvestOptions): Promise<ExitCode> {
   const fd = fs.openSync(options.out, 'a');
   try {
     progress.update({ done: state.records, ...(state.total ? { total: state.total } : {}) });
-    while (!state.complete) {
-      if (interrupt.requested()) throw new Interrupted();
-      const page = await fetchPage(options.query, state.token, policy);
+    // The next page is requested while this one is written (the provider works meanwhile); the
+    // state only ever names pages that are written, so an abandoned prefetch costs nothing.
+    let next: Promise<HarvestPage> | undefined = state.complete ? undefined : fetchPage(options.query, state.token, policy);
+    while (next) {
+      const page = await next;
+      next = page.token !== null && !interrupt.requested() ? fetchPage(options.query, page.token, policy) : undefined;
+      next?.catch(() => undefined); // awaited at the next turn; a failure must not go unhandled meanwhile
       state.bytes += append(fd, page.records.map((record) => `${JSON.stringify(record)}\n`).join(''));
       state.records += page.records.length;
       state.token = page.token;
@@ -61,6 +65,7 @@ export async function harvest(options: HarvestOptions): Promise<ExitCode> {
       if (page.total !== undefined) state.total = page.total;
       writeState(stateFile, state);
       progress.update({ done: state.records, ...(state.total ? { total: state.total } : {}) });
+      if (!state.complete && interrupt.requested()) throw new Interrupted();
     }
   } catch (error) {
     if (error instanceof Interrupted || interrupt.requested()) {
