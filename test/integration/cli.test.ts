@@ -153,6 +153,27 @@ describe('lr-node (the command line)', function () {
     expect(noTerminal.stderr).to.equal('account: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
   });
 
+  it('verify fetches the key from key_location through the SSRF guard: the node\'s own /pubkey only with --allow-private', async () => {
+    const corpus = JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')) as { documents: Doc[] };
+    const input = path.join(work, 'proxy-signed.json');
+    // Unsigned, in the account's own name: the node signs it (proxy_sign) with key_location <node>/pubkey.
+    fs.writeFileSync(input, JSON.stringify([{ ...without(corpus.documents[5]!, ['digital_signature']), identity: { submitter_type: 'agent', submitter: 'pub' } }]));
+    const published = await lrNode(['publish', node.url, input, '--state', 'proxy.state'], { env: env(), cwd: work });
+    expect(published.code, published.stderr).to.equal(0);
+    const harvested = await lrNode(['harvest', node.url, '--out', 'proxy.jsonl'], { cwd: work });
+    expect(harvested.code).to.equal(0);
+    const sha = createHash('sha256').update(fs.readFileSync(input)).digest('hex');
+    const record = readLines(path.join(work, 'proxy.jsonl')).find((r) => (r.resource_data as Doc).doc_ID === derivedDocId(sha, 0))!;
+    expect(((record.resource_data as Doc).digital_signature as Doc).key_location).to.deep.equal([`${node.url}/pubkey`]);
+    fs.writeFileSync(path.join(work, 'proxy-record.jsonl'), `${JSON.stringify(record)}\n`);
+    const allowed = await lrNode(['verify', 'proxy-record.jsonl', '--allow-private'], { cwd: work });
+    expect(allowed.code, allowed.stderr).to.equal(0);
+    expect(allowed.stdout).to.match(/^ok\t[0-9a-f]{32}\t[0-9a-f]{40}\n$/);
+    const guarded = await lrNode(['verify', 'proxy-record.jsonl'], { cwd: work });
+    expect(guarded.code).to.equal(1);
+    expect(guarded.stdout).to.match(new RegExp(`^FAIL\\t[0-9a-f]{32}\\tno public key from key_location: ${node.url}/pubkey: .*(loopback|private|not allowed).*\\n$`));
+  });
+
   it('retries a 503 after its Retry-After and goes on', async () => {
     const proxy = await startProxy(node.url, { refuse: (n) => n === 2 });
     try {
@@ -161,7 +182,7 @@ describe('lr-node (the command line)', function () {
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 1s`);
       expect(Date.now() - started).to.be.greaterThan(1000);
-      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(102);
+      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(103);
     } finally {
       await proxy.close();
     }

@@ -23,9 +23,15 @@ export async function verify(options: VerifyOptions): Promise<ExitCode> {
     }
   });
   const fetcher = createSafeFetcher({ allowPrivate: options.allowPrivate, timeoutMs: 10000, maxBytes: 1024 * 1024 });
-  const fetched = new Map<string, Promise<string[]>>();
-  const keysAt = (url: string): Promise<string[]> => {
-    if (!fetched.has(url)) fetched.set(url, fetcher.fetchText(url).then((r) => (r.ok ? r.text.match(ARMORED_KEY) ?? [] : [])));
+  const fetched = new Map<string, Promise<{ keys: string[]; failure?: string }>>();
+  const keysAt = (url: string): Promise<{ keys: string[]; failure?: string }> => {
+    if (!fetched.has(url)) {
+      fetched.set(url, fetcher.fetchText(url).then((r) => {
+        if (!r.ok) return { keys: [], failure: `${url}: ${r.reason}` };
+        const keys = r.text.match(ARMORED_KEY) ?? [];
+        return keys.length > 0 ? { keys } : { keys, failure: `${url}: no armored public key found` };
+      }));
+    }
     return fetched.get(url)!;
   };
   let failed = 0;
@@ -34,12 +40,17 @@ export async function verify(options: VerifyOptions): Promise<ExitCode> {
       const doc = unwrapRecord(value) as Record<string, unknown> | null;
       const label = doc && typeof doc.doc_ID === 'string' ? doc.doc_ID : `${file.path}#${index}`;
       let keys = givenKeys;
+      const failures: string[] = [];
       if (keys.length === 0) {
         const signature = doc?.digital_signature as { key_location?: unknown } | undefined;
         const locations = Array.isArray(signature?.key_location) ? signature.key_location.filter((l): l is string => typeof l === 'string').slice(0, MAX_LOCATIONS) : [];
-        keys = (await Promise.all(locations.map(keysAt))).flat();
+        const found = await Promise.all(locations.map(keysAt));
+        keys = found.flatMap((f) => f.keys);
+        failures.push(...found.flatMap((f) => (f.failure ? [f.failure] : [])));
       }
-      const result = await verifyEnvelopeSignature(doc, keys);
+      const checked = await verifyEnvelopeSignature(doc, keys);
+      // Without a key, say why none was had from key_location.
+      const result = !checked.ok && checked.code === 'no-usable-key' && failures.length > 0 ? { ...checked, reason: `no public key from key_location: ${failures.join('; ')}` } : checked;
       if (!result.ok) failed += 1;
       const line = result.ok
         ? (options.json ? JSON.stringify({ doc_ID: label, OK: true, fingerprint: result.fingerprint }) : `ok\t${label}\t${result.fingerprint}`)
