@@ -75,13 +75,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
   program.command('start')
     .description('run the node (what npm start runs); settings come from the environment (see README, Configuration)')
     .option('--sample-data', 'publish the 100-document NSDL sample corpus at the first start')
-    .action(async (options: { sampleData?: boolean }) => {
-      try {
-        await start({ sampleData: options.sampleData === true });
-      } catch (error) {
-        exit(report('start', error));
-      }
-    });
+    .action(run('start', (options: { sampleData?: boolean }) => start({ sampleData: options.sampleData === true })));
 
   withCommon(program.command('status').argument('<url>', 'node URL').description('the node\'s /status: counts, sync times, outcome per destination'))
     .action(run('status', (url: string, options: CommonOptions) => status(url, options.json === true, policyOf(options))));
