@@ -56,10 +56,10 @@ export const CONTROL_CHARACTERS = /[^\P{Cc}\n\t]/u;
 export interface Proxy { url: string; requests: string[]; bodies: string[]; close(): Promise<void> }
 
 /**
- * A proxy to `target`: every request waits `delayMs`, and the requests for which `refuse` says so
- * get 503 with `Retry-After: 1` instead of reaching the node.
+ * A proxy to `target`: every request waits `delayMs`; the requests for which `refuse` says so
+ * get 503 with `Retry-After: 1` instead of reaching the node, those `drop` names a closed connection.
  */
-export async function startProxy(target: string, options: { delayMs?: number; refuse?: (n: number, url: string) => boolean } = {}): Promise<Proxy> {
+export async function startProxy(target: string, options: { delayMs?: number; refuse?: (n: number, url: string) => boolean; drop?: (n: number) => boolean } = {}): Promise<Proxy> {
   const requests: string[] = [];
   const bodies: string[] = [];
   const server = http.createServer((req, res) => {
@@ -67,6 +67,7 @@ export async function startProxy(target: string, options: { delayMs?: number; re
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => setTimeout(() => {
+      if (options.drop?.(n)) { req.socket.destroy(); return; }
       if (options.refuse?.(n, req.url ?? '')) {
         res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' });
         res.end('busy');
