@@ -24,9 +24,12 @@ COPY package.json package-lock.json ./
 COPY patches/ patches/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
-# Read at run time from the project root: design documents, the OAI-PMH schemas (tsc copies no
-# .xsd) and the sample corpus of `--sample-data`.
+# Read at run time from the project root: design documents, the dashboard's own assets, the
+# OAI-PMH schemas (tsc copies no .xsd) and the sample corpus of `--sample-data`; bin/ for
+# `lr-node` commands in the container (docker compose exec node node bin/lr-node.js ...).
+COPY bin/ bin/
 COPY design-docs/ design-docs/
+COPY public/ public/
 COPY src/protocol/oai-pmh/schemas/ src/protocol/oai-pmh/schemas/
 COPY test/fixtures/corpus/nsdl_dc-100docs.json test/fixtures/corpus/
 

@@ -4,6 +4,7 @@ import type { Deps } from './deps.js';
 import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
+import { responseCompression } from './http/compression.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
 import { publishRoutes } from './services/publish/publish.routes.js';
 import { swordRoutes } from './services/sword/sword.routes.js';
@@ -14,13 +15,17 @@ import { harvestRoutes } from './services/harvest/harvest.routes.js';
 import { authRoutes } from './services/auth/auth.routes.js';
 import { oaiPmhRoutes } from './services/oai-pmh/oai-pmh.routes.js';
 import { distributeRoutes } from './services/distribute/distribute.routes.js';
-import { inboundProxy } from './services/distribute/inbound-proxy.js';
+import { inboundProxy, INBOUND_PATH } from './services/distribute/inbound-proxy.js';
+import { requestMetrics } from './http/request-metrics.js';
+import { monitoringRoutes } from './services/monitoring/monitoring.routes.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
   app.proxy = false;
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
+  app.use(requestMetrics(deps.monitoring.metrics));
+  app.use(responseCompression(INBOUND_PATH));
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
   app.use(inboundProxy(deps.distribution.forwarder, deps.auth));
@@ -35,6 +40,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     authRoutes(deps.authPages),
     oaiPmhRoutes(deps.oaiPmh),
     distributeRoutes(deps.distribution, deps.auth),
+    monitoringRoutes(deps.monitoring, deps.auth),
   ];
   for (const router of routers) {
     app.use(router.routes());

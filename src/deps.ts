@@ -31,6 +31,7 @@ import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
 import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
 import type { AppConfig } from './config/index.js';
+import { buildMonitoring, type Monitoring } from './services/monitoring/wiring.js';
 
 export interface Deps {
   config: AppConfig;
@@ -53,6 +54,7 @@ export interface Deps {
   couch: Couch;
   names: DatabaseNames;
   distribution: Distribution;
+  monitoring: Monitoring;
 }
 
 export interface DepsInput {
@@ -64,6 +66,8 @@ export interface DepsInput {
   projectRoot: string;
   tokenSecret: string;
   clock?: Clock;
+  /** The supervisor of the embedded store this process started (its restarts are a metric). */
+  store?: { readonly restartCount: number } | undefined;
 }
 
 /** Limits for every URL fetched on behalf of a document (key locations, linked payloads). */
@@ -81,7 +85,8 @@ export function buildDeps(input: DepsInput): Deps {
   const harvestStore = new HarvestRepository(input.couch, input.names);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
-  const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock);
+  const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
+  const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics);
   return {
     config: input.config,
     logger: input.logger,
@@ -104,7 +109,8 @@ export function buildDeps(input: DepsInput): Deps {
     names: input.names,
     distribution: buildDistribution({
       couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
-      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl,
+      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics,
     }),
+    monitoring,
   };
 }

@@ -19,6 +19,7 @@ import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
 import { generateNodeKeys } from './domain/node-keys.js';
+import { listenMonitoring } from './monitoring-app.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
 
@@ -31,6 +32,8 @@ export interface RunningNode {
   deps: Deps;
   embedded: EmbeddedCouch | undefined;
   bootstrap: BootstrapResult;
+  /** The loopback-only monitoring listener, when MONITORING_PORT is set. */
+  monitoringUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -99,18 +102,21 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       designDocs: loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs')),
       generateKeys: generateNodeKeys,
     });
-    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret });
+    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, store: embedded });
     handler = createApp(deps).callback();
     // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
     deps.distribution.follower.start();
     deps.distribution.scheduler.start();
-    logger.info({ url, publicUrl }, 'node listening');
+    const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
+    logger.info({ url, publicUrl, monitoringUrl: monitoring?.url }, 'node listening');
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closing ??= (async () => {
         // Stop accepting, let in-flight requests finish (idle keep-alive sockets are closed now,
         // busy ones after their response), then stop the store.
         await deps.distribution.scheduler.stop();
+        monitoring?.server.close();
+        monitoring?.server.closeAllConnections();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 10000);
           server.close(() => { clearTimeout(force); resolve(); });
@@ -123,7 +129,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       })();
       return closing;
     };
-    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, close };
+    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, monitoringUrl: monitoring?.url, close };
   } catch (error) {
     server.close();
     await embedded?.stop();

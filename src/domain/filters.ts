@@ -17,6 +17,21 @@ export interface FilterDescription {
 
 type FilterFunction = (doc: unknown, req: { query: { filter_description?: string } }) => boolean;
 
+/**
+ * The part of live_for_destination.js that needs no destination filter, as a Mango selector
+ * (CouchDB "Selector Objects"): a resource_data document with no do_not_distribute key and no
+ * truthy node_deleted. CouchDB 3 evaluates a replication selector in Erlang, without a round
+ * trip per document to the JavaScript query server (10,000 documents: 9–13 s against 43–85 s
+ * with the filter function, same run, CouchDB 3.5 with QuickJS). A drift test
+ * (test/integration/distribution-selector.test.ts) keeps the two answers equal.
+ */
+export const LIVE_FOR_DISTRIBUTION_SELECTOR = {
+  doc_type: 'resource_data',
+  do_not_distribute: { $exists: false },
+  // `$type: 'null'`, not `null` inside `$in`: PouchDB's Mango (the embedded store) never matches the latter.
+  $or: [{ node_deleted: { $exists: false } }, { node_deleted: { $type: 'null' } }, { node_deleted: { $in: [false, 0, ''] } }],
+} as const;
+
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;
 
 export function compileDistributionFilter(designDocsRoot: string): DocumentFilter {

@@ -17,6 +17,7 @@ import mapreduce from 'pouchdb-mapreduce';
 import replication from 'pouchdb-replication';
 import find from 'pouchdb-find';
 import expressPouchDB from 'express-pouchdb';
+import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
 
 interface ChildSettings { dataDir: string; port: number; user: string; password: string }
 
@@ -57,12 +58,22 @@ function main(): void {
     .plugin(replication).plugin(find).defaults({ prefix: storeDir + path.sep });
   const couch = expressPouchDB(Pouch, { configPath, logPath: path.join(settings.dataDir, 'express-pouchdb.log'), mode: 'fullCouchDB', overrideMode: { exclude: ['routes/fauxton'] } });
 
+  // Handles opened for design-document info are kept (closing one would close the store's own).
+  const handles = new Map<string, PouchHandle>();
+  const open = (name: string): PouchHandle => {
+    let handle = handles.get(name);
+    if (!handle) { handle = new Pouch(name); handles.set(name, handle); }
+    return handle;
+  };
+  const exists = (name: string): boolean => fs.existsSync(path.join(storeDir, name));
+
   const server = http.createServer((req, res) => {
     if (!isAdmin(req.headers.authorization, settings)) {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="embedded"' });
       res.end(JSON.stringify({ error: 'unauthorized', reason: 'Authentication required.' }));
       return;
     }
+    if (handleDdocInfo(req, res, open, exists)) return;
     couch(req, res);
   });
   server.listen(settings.port, '127.0.0.1', () => {

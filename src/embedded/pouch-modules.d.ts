@@ -4,6 +4,7 @@ declare module 'pouchdb-core' {
   interface PouchStatic {
     plugin(plugin: unknown): PouchStatic;
     defaults(options: Record<string, unknown>): PouchStatic;
+    new (name: string): { get(id: string): Promise<Record<string, unknown>> };
   }
   const PouchDB: PouchStatic;
   export default PouchDB;

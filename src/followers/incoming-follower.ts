@@ -14,6 +14,7 @@ import type { IncomingRepository } from '../storage/distribution-incoming.js';
 import type { DistributionRepository } from '../storage/distribution-outbound.js';
 import type { InboundService } from '../services/distribute/inbound.service.js';
 import type { StoredDoc } from '../storage/documents.js';
+import type { NodeMetrics } from '../monitoring/node-metrics.js';
 
 export interface FollowerOptions { batchSize?: number; waitMs?: number; settleMs?: number }
 
@@ -39,6 +40,7 @@ export class IncomingFollower {
     private readonly inbound: InboundService,
     private readonly status: DistributionRepository,
     private readonly logger: Logger,
+    private readonly metrics: NodeMetrics,
     options: FollowerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
@@ -107,6 +109,7 @@ export class IncomingFollower {
     const arrived = changes.filter((change) => !change.deleted && change.doc && !change.id.startsWith('_design/')).map((change) => change.doc as StoredDoc);
     if (arrived.length === 0) return true;
     const result = await this.inbound.process(arrived);
+    this.metrics.incomingResults(result);
     const failed = new Set(result.failed);
     await this.incoming.remove(arrived.filter((doc) => !failed.has(doc._id) && doc._rev).map((doc) => ({ _id: doc._id, _rev: doc._rev as string })));
     if (result.stored > 0) {

@@ -2,13 +2,17 @@
  * IP address classification for SSRF protection.
  *
  * `classifyAddress` tells what kind of address a literal IPv4/IPv6 address is; only `'public'`
- * addresses are reachable by default through the safe fetcher. IPv6 forms that embed an IPv4
- * address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64
- * `64:ff9b::/96`, 6to4 `2002::/16`) are classified by the embedded IPv4 address; IPv4-compatible
- * `::a.b.c.d` (deprecated) and Teredo are refused outright. For IPv6 only global unicast
- * (2000::/3) outside the special-purpose blocks is public.
+ * addresses are reachable by default through the safe fetcher. The special-purpose blocks are
+ * ipaddr.js' `range()` (IANA IPv4/IPv6 Special-Purpose Address Registries), mapped here onto our
+ * kinds. IPv6 forms that embed an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+ * `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are classified by the embedded
+ * IPv4 address; IPv4-compatible `::a.b.c.d` (deprecated) and Teredo are refused outright. For
+ * IPv6 only global unicast (2000::/3) outside the special-purpose blocks is public. Anycast
+ * services that IANA marks globally reachable (AS112, AMT, ORCHIDv2, DRIP) serve no documents
+ * and are `reserved` too.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export type AddressKind =
   | 'public'
@@ -20,7 +24,7 @@ export type AddressKind =
   | 'cgnat' // 100.64/10
   | 'multicast' // 224/4, ff00::/8
   | 'broadcast' // 255.255.255.255
-  | 'documentation' // 192.0.2/24, 198.51.100/24, 203.0.113/24, 2001:db8::/32
+  | 'documentation' // 192.0.2/24, 198.51.100/24, 203.0.113/24, 2001:db8::/32, 3fff::/20
   | 'benchmarking' // 198.18/15, 2001:2::/48
   | 'reserved' // everything else that is not routable on the internet
   | 'invalid';
@@ -32,117 +36,66 @@ export interface AddressClass {
   embeddedIPv4?: string;
 }
 
-type V4 = [number, number, number, number];
+/** ipaddr.js range names onto our kinds; a name not listed (teredo, amt, as112...) is 'reserved'. */
+const KIND_OF_RANGE: Record<string, AddressKind> = {
+  unicast: 'public', unspecified: 'unspecified', broadcast: 'broadcast', multicast: 'multicast', linkLocal: 'link-local',
+  loopback: 'loopback', carrierGradeNat: 'cgnat', private: 'private', uniqueLocal: 'private', deprecatedSiteLocal: 'private',
+  benchmarking: 'benchmarking',
+};
 
-function parseIPv4(address: string): V4 | null {
-  if (!isIPv4(address)) return null;
-  const parts = address.split('.').map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) return null;
-  return parts as V4;
+/** Blocks ipaddr.js folds into a wider range ('unspecified', 'reserved', 'rfc6052'), told apart first. */
+const cidrs = (list: string[]): [ipaddr.IPv4 | ipaddr.IPv6, number][] => list.map((cidr) => ipaddr.parseCIDR(cidr));
+const REFINED = {
+  unspecified: cidrs(['0.0.0.0/32', '::/128']),
+  'this-network': cidrs(['0.0.0.0/8']),
+  documentation: cidrs(['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', '3fff::/20']),
+  benchmarking: cidrs(['198.18.0.0/15']),
+  private: cidrs(['64:ff9b:1::/48']), // local-use IPv4/IPv6 translation (RFC 8215)
+};
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96'); // deprecated, RFC 4291 §2.5.5.1
+
+/** The IPv4 address in 16-bit groups `at` and `at + 1` of an IPv6 address. */
+function embedded(v6: ipaddr.IPv6, at: number): ipaddr.IPv4 {
+  const high = v6.parts[at] ?? 0;
+  const low = v6.parts[at + 1] ?? 0;
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
-/** Parse an IPv6 address (without zone) into 8 16-bit groups. */
-function parseIPv6(address: string): number[] | null {
-  if (!isIPv6(address)) return null;
-  let text = address.toLowerCase();
-  const lastColon = text.lastIndexOf(':');
-  const lastPart = text.slice(lastColon + 1);
-  if (lastPart.includes('.')) {
-    // Trailing dotted IPv4 (::ffff:1.2.3.4): rewrite it as two hex groups.
-    const v4 = parseIPv4(lastPart);
-    if (!v4) return null;
-    const high = ((v4[0] << 8) | v4[1]).toString(16);
-    const low = ((v4[2] << 8) | v4[3]).toString(16);
-    text = `${text.slice(0, lastColon + 1)}${high}:${low}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const toGroups = (s: string): number[] => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
-  const head = toGroups(halves[0] ?? '');
-  const rest = halves.length === 2 ? toGroups(halves[1] ?? '') : [];
-  const groups =
-    halves.length === 1 ? head : [...head, ...new Array<number>(Math.max(0, 8 - head.length - rest.length)).fill(0), ...rest];
-  if (groups.length !== 8 || groups.some((g) => !Number.isInteger(g) || g < 0 || g > 0xffff)) return null;
-  return groups;
+function kindOf(address: ipaddr.IPv4 | ipaddr.IPv6): AddressKind {
+  const refined = ipaddr.subnetMatch(address, REFINED, '');
+  if (refined !== '') return refined as AddressKind;
+  const kind = KIND_OF_RANGE[address.range()] ?? 'reserved';
+  if (kind === 'public' && address.kind() === 'ipv6' && !address.match(GLOBAL_UNICAST)) return 'reserved';
+  return kind;
 }
 
-function v4FromGroups(high: number, low: number): string {
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
-}
-
-function classifyIPv4(b: V4): AddressKind {
-  const [a, b1, c] = b;
-  if (a === 0) return b1 === 0 && c === 0 && b[3] === 0 ? 'unspecified' : 'this-network';
-  if (a === 10) return 'private';
-  if (a === 100 && b1 >= 64 && b1 <= 127) return 'cgnat';
-  if (a === 127) return 'loopback';
-  if (a === 169 && b1 === 254) return 'link-local';
-  if (a === 172 && b1 >= 16 && b1 <= 31) return 'private';
-  if (a === 192 && b1 === 0 && c === 0) return 'reserved'; // IETF protocol assignments
-  if (a === 192 && b1 === 0 && c === 2) return 'documentation';
-  if (a === 192 && b1 === 88 && c === 99) return 'reserved'; // 6to4 relay anycast
-  if (a === 192 && b1 === 168) return 'private';
-  if (a === 198 && (b1 === 18 || b1 === 19)) return 'benchmarking';
-  if (a === 198 && b1 === 51 && c === 100) return 'documentation';
-  if (a === 203 && b1 === 0 && c === 113) return 'documentation';
-  if (a >= 224 && a <= 239) return 'multicast';
-  if (a === 255 && b1 === 255 && c === 255 && b[3] === 255) return 'broadcast';
-  if (a >= 240) return 'reserved';
-  return 'public';
-}
-
-function classifyIPv6(g: number[]): AddressClass {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const zeroPrefix80 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-  const embedded = (high: number, low: number): AddressClass => {
-    const v4 = v4FromGroups(high, low);
-    const parsed = parseIPv4(v4);
-    return { kind: parsed ? classifyIPv4(parsed) : 'invalid', family: 6, embeddedIPv4: v4 };
-  };
-  if (zeroPrefix80 && g5 === 0xffff) return embedded(g6, g7); // ::ffff:a.b.c.d (IPv4-mapped)
-  if (zeroPrefix80 && g5 === 0) {
-    if (g6 === 0 && g7 === 0) return { kind: 'unspecified', family: 6 };
-    if (g6 === 0 && g7 === 1) return { kind: 'loopback', family: 6 };
-    // ::a.b.c.d IPv4-compatible (deprecated): never a legitimate destination.
-    return { kind: 'reserved', family: 6, embeddedIPv4: v4FromGroups(g6, g7) };
+function classifyIPv6(v6: ipaddr.IPv6): AddressClass {
+  const range = v6.range();
+  const inside = range === 'ipv4Mapped' || range === 'rfc6145' || (range === 'rfc6052' && v6.parts[2] === 0) ? embedded(v6, 6)
+    : range === '6to4' ? embedded(v6, 1) : undefined;
+  if (inside) return { kind: kindOf(inside), family: 6, embeddedIPv4: inside.toString() };
+  const kind = kindOf(v6);
+  if (kind === 'reserved' && v6.match(IPV4_COMPATIBLE)) {
+    return { kind, family: 6, embeddedIPv4: embedded(v6, 6).toString() };
   }
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) {
-    return embedded(g6, g7); // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
-  }
-  if (g0 === 0x64 && g1 === 0xff9b) {
-    if (g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return embedded(g6, g7); // NAT64 well-known
-    if (g2 === 1) return { kind: 'private', family: 6 }; // 64:ff9b:1::/48 local-use NAT64
-    return { kind: 'reserved', family: 6 };
-  }
-  if (g0 === 0x2002) return embedded(g1, g2); // 6to4
-  if (g0 === 0x2001) {
-    if (g1 === 0) return { kind: 'reserved', family: 6 }; // Teredo 2001::/32
-    if (g1 === 0xdb8) return { kind: 'documentation', family: 6 };
-    if (g1 === 2 && g2 === 0) return { kind: 'benchmarking', family: 6 };
-    if (g1 < 0x200) return { kind: 'reserved', family: 6 }; // rest of 2001::/23 (IETF protocol assignments, ORCHID)
-  }
-  if (g0 === 0x3fff && g1 <= 0x0fff) return { kind: 'documentation', family: 6 }; // 3fff::/20
-  if ((g0 & 0xfe00) === 0xfc00) return { kind: 'private', family: 6 }; // fc00::/7 unique local
-  if ((g0 & 0xffc0) === 0xfe80) return { kind: 'link-local', family: 6 };
-  if ((g0 & 0xffc0) === 0xfec0) return { kind: 'private', family: 6 }; // site-local (deprecated)
-  if ((g0 & 0xff00) === 0xff00) return { kind: 'multicast', family: 6 };
-  if ((g0 & 0xe000) !== 0x2000) return { kind: 'reserved', family: 6 }; // outside global unicast 2000::/3
-  return { kind: 'public', family: 6 };
+  return { kind, family: 6 };
 }
 
 /**
  * Classify a literal IP address (IPv4 dotted quad or IPv6, optionally in brackets or with a
- * `%zone`). Anything that is not a literal address is `'invalid'`.
+ * `%zone`). Anything that is not a literal address is `'invalid'`. Node's isIPv4/isIPv6 decide
+ * what is a literal (ipaddr.js alone would also read `1.2.3` or `0x7f.1` as IPv4).
  */
 export function classifyAddress(address: string): AddressClass {
   let text = address.trim();
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  const v4 = parseIPv4(text);
-  if (v4) return { kind: classifyIPv4(v4), family: 4 };
+  if (isIPv4(text)) return { kind: kindOf(ipaddr.IPv4.parse(text)), family: 4 };
   const zone = text.indexOf('%');
   if (zone >= 0) text = text.slice(0, zone);
-  const v6 = parseIPv6(text);
-  if (v6) return classifyIPv6(v6);
+  // ipaddr.js reads the deprecated `::a.b.c.d` as `::ffff:a.b.c.d`: it gets the WHATWG URL
+  // parser's canonical (hexadecimal) form instead.
+  if (isIPv6(text)) return classifyIPv6(ipaddr.IPv6.parse(new URL(`http://[${text}]/`).hostname.slice(1, -1)));
   return { kind: 'invalid', family: 0 };
 }
 

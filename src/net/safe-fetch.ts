@@ -6,19 +6,19 @@
  * - the host name is resolved once (all addresses); if ANY address is not public (loopback,
  *   private, link-local, CGNAT, multicast, unspecified, their IPv4-mapped IPv6 forms... see
  *   ip-address.ts) the URL is refused, unless `allowPrivate`;
- * - the connection goes to the address that was checked: node:http/https get a `lookup` that
- *   returns exactly that address, so a second DNS answer cannot rebind the request, while the
- *   Host header and TLS SNI/certificate check still use the host name;
+ * - the connection goes to the address that was checked: each hop gets its own undici Agent whose
+ *   connector has a `lookup` that returns exactly that address, so a second DNS answer cannot
+ *   rebind the request, while the Host header and TLS SNI/certificate check still use the host name;
  * - redirects are followed up to `maxRedirects` (default 3), each hop checked from scratch;
  * - one deadline (`timeoutMs`) covers DNS, connection, every redirect and the whole body;
- * - the body is abandoned as soon as it exceeds `maxBytes` (Content-Length checked first);
+ * - the body is abandoned as soon as it exceeds `maxBytes` (Content-Length checked first, then
+ *   undici's `maxResponseSize` while it streams);
  * - no compression is requested; a compressed answer is refused (no decompression bombs);
- * - no connection reuse (`agent: false`).
+ * - no connection reuse (the Agent of a hop is destroyed after it).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import * as http from 'node:http';
-import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { Agent, errors, request as undiciRequest } from 'undici';
 import { classifyAddress, type AddressKind } from './ip-address.js';
 
 export { classifyAddress, isPublicAddress, type AddressClass, type AddressKind } from './ip-address.js';
@@ -135,11 +135,7 @@ function decode(body: Buffer, contentType: string | null): string {
   return decoder.decode(body);
 }
 
-interface Hop {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer | null; // null for redirects (body discarded)
-}
+type Hop = { status: number; location: string | undefined; body: null } | { status: number; contentType: string | null; body: Buffer };
 
 /** Create a fetcher; see the module comment for the guarantees. */
 export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
@@ -199,74 +195,32 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     return addresses[0] as ResolvedAddress;
   }
 
-  function request(url: URL, target: ResolvedAddress, signal: AbortSignal): Promise<Hop | Failure> {
-    return new Promise((resolvePromise, reject) => {
-      const headers: http.OutgoingHttpHeaders = {
-        host: url.host,
-        accept: options.accept ?? '*/*',
-        'accept-encoding': 'identity',
-        connection: 'close',
-      };
-      if (options.userAgent) headers['user-agent'] = options.userAgent;
-      const requestOptions: https.RequestOptions = {
-        protocol: url.protocol,
-        hostname: bareHost(url),
-        port: url.port === '' ? undefined : Number(url.port),
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        agent: false,
-        lookup: pinnedLookup(target.address, target.family),
-        signal,
-      };
-      const transport = url.protocol === 'https:' ? https : http;
-      let settled = false;
-      const settle = (value: Hop | Failure): void => {
-        if (settled) return;
-        settled = true;
-        resolvePromise(value);
-      };
-      const req = transport.request(requestOptions, (res) => {
-        const status = res.statusCode ?? 0;
-        if (REDIRECT_STATUSES.has(status) && res.headers.location !== undefined) {
-          res.resume();
-          settle({ status, headers: res.headers, body: null });
-          req.destroy();
-          return;
-        }
-        const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-        if (encoding !== 'identity' && encoding !== '') {
-          settle(failure('unsupported-encoding', `content-encoding ${encoding} is not accepted`, status));
-          req.destroy();
-          return;
-        }
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > options.maxBytes) {
-          settle(failure('too-large', `body of ${declared} bytes exceeds the limit of ${options.maxBytes}`, status));
-          req.destroy();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > options.maxBytes) {
-            settle(failure('too-large', `body exceeds the limit of ${options.maxBytes} bytes`, status));
-            req.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => settle({ status, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', (err) => (signal.aborted ? reject(new TimeoutSignal()) : reject(err)));
-        res.on('aborted', () => reject(signal.aborted ? new TimeoutSignal() : new Error('response aborted')));
-      });
-      req.on('error', (err) => {
-        if (settled) return;
-        reject(signal.aborted ? new TimeoutSignal() : err);
-      });
-      req.end();
-    });
+  /** One hop on its own undici Agent (no reuse), connecting to the checked address only. */
+  async function request(url: URL, target: ResolvedAddress, signal: AbortSignal): Promise<Hop | Failure> {
+    const dispatcher = new Agent({ connect: { lookup: pinnedLookup(target.address, target.family) }, maxResponseSize: options.maxBytes });
+    const headers: Record<string, string> = { accept: options.accept ?? '*/*', 'accept-encoding': 'identity', connection: 'close' };
+    if (options.userAgent) headers['user-agent'] = options.userAgent;
+    try {
+      const { statusCode: status, headers: responseHeaders, body } = await undiciRequest(url, { dispatcher, signal, headers });
+      const header = (name: string): string | undefined => [responseHeaders[name]].flat()[0];
+      if (REDIRECT_STATUSES.has(status) && header('location') !== undefined) return { status, location: header('location'), body: null };
+      const encoding = (header('content-encoding') ?? 'identity').trim().toLowerCase();
+      if (encoding !== 'identity' && encoding !== '') return failure('unsupported-encoding', `content-encoding ${encoding} is not accepted`, status);
+      const declared = Number(header('content-length'));
+      if (Number.isFinite(declared) && declared > options.maxBytes) {
+        return failure('too-large', `body of ${declared} bytes exceeds the limit of ${options.maxBytes}`, status);
+      }
+      try {
+        return { status, contentType: header('content-type') ?? null, body: Buffer.from(await body.arrayBuffer()) };
+      } catch (err) {
+        if (err instanceof errors.ResponseExceededMaxSizeError) return failure('too-large', `body exceeds the limit of ${options.maxBytes} bytes`, status);
+        throw err;
+      }
+    } catch (err) {
+      throw signal.aborted ? new TimeoutSignal() : err;
+    } finally {
+      void dispatcher.destroy();
+    }
   }
 
   async function fetchText(rawUrl: string): Promise<SafeFetchResult> {
@@ -289,7 +243,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
         const hop = await Promise.race([request(url, target, controller.signal), until]);
         if ('ok' in hop) return hop;
         if (hop.body === null) {
-          const location = hop.headers.location ?? '';
+          const location = hop.location ?? '';
           let next: URL;
           try {
             next = new URL(location, url);
@@ -308,8 +262,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
         if (hop.status < 200 || hop.status > 299) {
           return failure('http-status', `HTTP status ${hop.status}`, hop.status);
         }
-        const contentType = hop.headers['content-type'] ?? null;
-        return { ok: true, text: decode(hop.body, contentType), contentType, status: hop.status, url: url.href };
+        return { ok: true, text: decode(hop.body, hop.contentType), contentType: hop.contentType, status: hop.status, url: url.href };
       }
     } catch (err) {
       if (err instanceof TimeoutSignal || controller.signal.aborted) {

@@ -14,6 +14,12 @@ export const DESTINATION_CREDENTIALS_ID = '_local/distribution_credentials';
 
 export interface DestinationCredentials { user: string; password: string }
 
+/**
+ * Which documents a replication sends: a design-doc filter function with its query_params, and,
+ * when the same selection can be written as one, the equivalent Mango selector.
+ */
+export interface ReplicationSelection { filter: string; queryParams: Record<string, string>; selector?: Record<string, unknown> }
+
 export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string }
 
 /** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
@@ -29,13 +35,38 @@ export function scrubCredentials(text: string): string {
  * destination crosses its inbound proxy, so fewer, larger batches cost less per document.
  */
 const BATCH_SIZE = 1000;
-const REPLICATION_BATCHES = { worker_batch_size: BATCH_SIZE, batch_size: BATCH_SIZE, batches_limit: 4 } as const;
+/**
+ * CouchDB's replicator records its progress every `checkpoint_interval` ms (default 30 s), so a
+ * replication interrupted by a destination going away resumes from at most this far back
+ * (CouchDB "Replication Settings"). PouchDB checkpoints after every batch and ignores it.
+ */
+const CHECKPOINT_MS = 5000;
+const REPLICATION_OPTIONS = { worker_batch_size: BATCH_SIZE, batch_size: BATCH_SIZE, batches_limit: 4, checkpoint_interval: CHECKPOINT_MS } as const;
 
 const destinationKey = (url: string): string => url.replace(/\/+$/, '');
 
 interface ReplicateResponse {
   ok?: boolean; no_changes?: boolean; docs_written?: number; docs_read?: number; doc_write_failures?: number;
   history?: { docs_written?: number; docs_read?: number; doc_write_failures?: number }[];
+}
+
+type Counts = { docsWritten: number; docsRead: number; writeFailures: number };
+
+/**
+ * What this replication did. PouchDB answers with this session's counts at the top level.
+ * CouchDB 3 answers with the replication's history, whose counts are cumulative over every
+ * session of the same replication id (so this session's are the newest entry minus the one
+ * before), and with `no_changes: true` and the previous session's history when there was
+ * nothing to replicate (CouchDB "Replication", POST /_replicate).
+ */
+function sessionCounts(body: ReplicateResponse): Counts {
+  if (body.docs_written !== undefined) {
+    return { docsWritten: body.docs_written, docsRead: body.docs_read ?? 0, writeFailures: body.doc_write_failures ?? 0 };
+  }
+  if (body.no_changes) return { docsWritten: 0, docsRead: 0, writeFailures: 0 };
+  const [latest = {}, previous = {}] = body.history ?? [];
+  const since = (key: 'docs_written' | 'docs_read' | 'doc_write_failures'): number => Math.max(0, (latest[key] ?? 0) - (previous[key] ?? 0));
+  return { docsWritten: since('docs_written'), docsRead: since('docs_read'), writeFailures: since('doc_write_failures') };
 }
 
 export class DistributionRepository {
@@ -45,9 +76,10 @@ export class DistributionRepository {
   /**
    * `source` is how the replicator names our resource data database: its name on the embedded
    * store (PouchDB replicates a local database and passes query_params straight to the filter),
-   * its full URL on CouchDB 3 (local endpoints were removed in 3.0).
+   * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
+   * a Mango selector where the selection has one (Apache CouchDB 3).
    */
-  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string) {
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly selectors = false) {
     this.node = couch.use(names.node);
     this.resources = couch.use(names.resourceData);
   }
@@ -65,13 +97,15 @@ export class DistributionRepository {
    * One-shot `POST /_replicate` (CouchDB "Replication", /_replicate): answers when the
    * replication has finished. Failures are returned, never thrown, with credentials scrubbed.
    */
-  async replicate(target: string, filter: string, queryParams: Record<string, string>): Promise<ReplicationResult> {
+  async replicate(target: string, selection: ReplicationSelection): Promise<ReplicationResult> {
+    // CouchDB 3 runs a selector in Erlang, a filter function in its JavaScript query server, one
+    // document at a time; the embedded store runs either in-process, and takes the filter (the
+    // path it has always been tested on).
+    const choice = selection.selector && this.selectors ? { selector: selection.selector } : { filter: selection.filter, query_params: selection.queryParams };
     try {
-      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, filter, query_params: queryParams, ...REPLICATION_BATCHES } }) as ReplicateResponse;
-      const history = body.history?.[0] ?? {};
-      const docsWritten = body.docs_written ?? history.docs_written ?? 0;
-      const writeFailures = body.doc_write_failures ?? history.doc_write_failures ?? 0;
-      return { ok: body.ok === true && writeFailures === 0, docsWritten, docsRead: body.docs_read ?? history.docs_read ?? 0, writeFailures, ...(writeFailures > 0 ? { error: `${writeFailures} documents were not written` } : {}) };
+      const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, ...choice, ...REPLICATION_OPTIONS } }) as ReplicateResponse;
+      const { docsWritten, docsRead, writeFailures } = sessionCounts(body);
+      return { ok: body.ok === true && writeFailures === 0, docsWritten, docsRead, writeFailures, ...(writeFailures > 0 ? { error: `${writeFailures} documents were not written` } : {}) };
     } catch (error) {
       const e = error as { statusCode?: number; reason?: string; error?: string; message?: string };
       const reason = e.reason ?? e.message ?? String(error);

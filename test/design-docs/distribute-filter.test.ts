@@ -30,8 +30,8 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
   });
   it('matches nested keys by name or dotted path, and accepts a pre-parsed filter object', () => {
     const bySubmitter = { active: true, include_exclude: true, filter: [{ filter_key: 'identity.submitter', filter_value: '^NSDL$' }] };
-    expect(filter(doc, { filter: bySubmitter })).to.equal(true);
-    expect(filter({ ...doc, identity: { submitter: 'Other' } }, { filter: bySubmitter })).to.equal(false);
+    expect(filter(doc, { filter_description: bySubmitter })).to.equal(true);
+    expect(filter({ ...doc, identity: { submitter: 'Other' } }, { filter_description: bySubmitter })).to.equal(false);
   });
   it('an inactive or custom filter passes everything; an invalid pattern matches nothing', () => {
     expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, active: false }) })).to.equal(true);

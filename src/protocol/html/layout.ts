@@ -31,9 +31,12 @@ table{border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:
 const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
 
 /** No scripts, no framing, forms post only to this node (CSP Level 3). */
+export const PAGE_STYLE_SOURCE = `'${STYLE_HASH}'`;
+
 export const PAGE_CSP = `default-src 'none'; style-src '${STYLE_HASH}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
-export function page(title: string, body: SafeHtml, nodeName: string): string {
+/** `head` adds elements to the head (a page with its own style sheet or scripts sets its own CSP). */
+export function page(title: string, body: SafeHtml, nodeName: string, head: SafeHtml = html``): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -41,6 +44,7 @@ export function page(title: string, body: SafeHtml, nodeName: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} – ${nodeName}</title>
 <style>${new SafeHtml(STYLE)}</style>
+${head}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -87,6 +87,7 @@ function identifyBody(w: Writer, identify: OaiIdentify): void {
   leaf(w, 'earliestDatestamp', identify.earliestDatestamp);
   leaf(w, 'deletedRecord', identify.deletedRecord);
   leaf(w, 'granularity', identify.granularity);
+  for (const encoding of identify.compression) leaf(w, 'compression', encoding);
   if (identify.oaiIdentifier) {
     w.ele('description');
     w.ele(OAI_IDENTIFIER_NS, 'oai-identifier', { 'xmlns:xsi': XSI, 'xsi:schemaLocation': `${OAI_IDENTIFIER_NS} ${OAI_IDENTIFIER_SCHEMA}` });

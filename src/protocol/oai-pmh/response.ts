@@ -26,6 +26,8 @@ export interface OaiIdentify {
   earliestDatestamp: string;
   deletedRecord: 'no' | 'persistent' | 'transient';
   granularity: 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
+  /** Content encodings the repository answers in besides identity (§4.2 <compression>). */
+  compression: readonly string[];
   /** The oai-identifier description (OAI-PMH 2.0 guidelines, "OAI Identifier Format"). */
   oaiIdentifier?: { repositoryIdentifier: string; sampleIdentifier: string };
 }

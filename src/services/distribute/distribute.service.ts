@@ -14,6 +14,8 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
 import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { INBOUND_PATH } from './inbound-proxy.js';
+import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
+import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 export const REPLICATION_FILTER = 'distribute/live_for_destination';
@@ -49,6 +51,7 @@ export class DistributeService {
     private readonly repo: DistributionRepository,
     private readonly logger: Logger,
     private readonly leases: LeaseRepository,
+    private readonly metrics: NodeMetrics,
   ) {}
 
   /**
@@ -99,7 +102,7 @@ export class DistributeService {
       node_id: String(node.node_id), network_id: String(node.network_id), community_id: String(community.community_id),
       gateway_node: node.gateway_node === true, social_community: community.social_community === true,
     };
-    const entries = await Promise.all(active.map((connection) => this.toDestination(local, connection, at)));
+    const entries = await Promise.all(active.map((connection) => this.timedToDestination(local, connection, at)));
     const outbound: Record<string, Record<string, unknown>> = {};
     for (const [index, entry] of entries.entries()) {
       const url = scrubCredentials(String(active[index]?.destination_node_url));
@@ -110,6 +113,15 @@ export class DistributeService {
     }
     await this.repo.recordOutbound(at, outbound);
     return { OK: true, error: '' };
+  }
+
+  /** One destination's run, counted in this process's metrics (duration, outcome, documents sent). */
+  private async timedToDestination(local: LocalNodeInfo, connection: StoredDoc, at: string): Promise<OutboundEntry> {
+    const started = performance.now();
+    const entry = await this.toDestination(local, connection, at);
+    const destination = scrubCredentials(String(connection.destination_node_url));
+    this.metrics.distributionRun({ destination, outcome: entry.outcome, docsWritten: entry.docs_written ?? 0, seconds: (performance.now() - started) / 1000 });
+    return entry;
   }
 
   /** Source steps 4 and 5 for one connection. Never throws: every failure is an outcome. */
@@ -149,7 +161,9 @@ export class DistributeService {
     }
     const filter = activeFilter(info.filter_description);
     // query_params travel in the _changes URL query, so the description is one JSON string.
-    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), REPLICATION_FILTER, filter ? { filter_description: JSON.stringify(filter) } : {});
+    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), filter
+      ? { filter: REPLICATION_FILTER, queryParams: { filter_description: JSON.stringify(filter) } }
+      : { filter: REPLICATION_FILTER, queryParams: {}, selector: { ...LIVE_FOR_DISTRIBUTION_SELECTOR } });
     return {
       ...base,
       outcome: result.ok ? 'ok' : 'failed',

@@ -15,6 +15,7 @@ import { DistributeService } from './distribute.service.js';
 import { DestinationService } from './destination.service.js';
 import { InboundService } from './inbound.service.js';
 import { DistributionScheduler } from './scheduler.js';
+import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
 export interface Distribution {
   service: DistributeService;
@@ -37,20 +38,21 @@ export interface DistributionInput {
   clock: Clock;
   /** true when the node runs its embedded store (no COUCHDB_URL). */
   embedded: boolean;
+  metrics: NodeMetrics;
 }
 
 export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
-  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded));
+  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), !input.embedded);
   const inbound = new InboundService(input.nodes, input.resources, input.checks, input.publicUrl, input.clock);
-  const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names));
+  const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics);
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),
     inbound,
     forwarder: new IncomingForwarder(input.couch, input.names),
     repository,
-    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), inbound, repository, logger),
+    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), inbound, repository, logger, input.metrics),
     scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
   };
 }

@@ -4,6 +4,7 @@
  * unsupported).
  */
 import type { StoredDoc } from '../../storage/documents.js';
+import { RESPONSE_ENCODINGS } from '../../protocol/content-encodings.js';
 import { describeFormat, jsonFormat, METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
 import type { OaiBody, OaiFormat } from '../../protocol/oai-pmh/response.js';
 import { datestamp } from '../harvest/harvest-dates.js';
@@ -26,6 +27,7 @@ export async function identify(context: OaiContext): Promise<OaiBody> {
       earliestDatestamp: datestamp(earliest ?? settings.earliestBound ?? context.clock().toISOString(), settings.granularity),
       deletedRecord: settings.deletedPolicy,
       granularity: settings.granularity,
+      compression: RESPONSE_ENCODINGS,
       oaiIdentifier: { repositoryIdentifier: context.repositoryIdentifier, sampleIdentifier: `oai:${context.repositoryIdentifier}:${sample}` },
     },
   };

@@ -11,7 +11,7 @@ export interface TextFetcher {
 }
 
 const CACHE_MS = 24 * 60 * 60 * 1000;
-const ARMORED_KEY = /-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]*?-----END PGP PUBLIC KEY BLOCK-----/g;
+export const ARMORED_KEY = /-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]*?-----END PGP PUBLIC KEY BLOCK-----/g;
 const MAX_LOCATIONS = 3;
 
 export class KeyResolver {

@@ -16,6 +16,7 @@ import { replacementRefusal, storeWithTombstones } from './replacement-writes.js
 import { signEnvelope } from '../../domain/signature/lr-pgp.js';
 import { AppError } from '../../errors/app-error.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
+import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
@@ -62,6 +63,7 @@ export class PublishService {
     private readonly checks: DocumentChecks,
     private readonly publicUrl: string,
     private readonly clock: Clock,
+    private readonly metrics: NodeMetrics,
   ) {}
 
   /**
@@ -146,6 +148,7 @@ export class PublishService {
       }
     } else {
       await this.storeAccepted(accepted, results, batch);
+      this.metrics.publishResults(results);
     }
     return { OK: true, document_results: results.map((r) => (r.OK ? { doc_ID: r.doc_ID, OK: true } : r)) };
   }

@@ -1,8 +1,13 @@
 // Every connection in this file goes to 127.0.0.1 only. Other addresses appear solely as
 // values that must be refused before any connection, and host names are resolved by an
 // injected resolver (the system resolver is never asked; see the dns.lookup guard).
+import { spawnSync } from 'node:child_process';
 import dns from 'node:dns';
+import fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import { isIP, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
@@ -408,6 +413,37 @@ describe('safe fetch', () => {
       const closedPort = (closed.address() as AddressInfo).port;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
       expectFailure(await fetcher().fetchText(`http://${LOOPBACK}:${closedPort}/`), 'network-error');
+    });
+  });
+
+  describe('https', () => {
+    // A self-signed certificate for files.test, made for this run; the fetcher does not trust it.
+    let tls: https.Server;
+    const servernames: string[] = [];
+    before(async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-fetch-tls-'));
+      const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`,
+        '-days', '1', '-subj', '/CN=files.test', '-addext', 'subjectAltName=DNS:files.test']);
+      if (made.status !== 0) throw new Error(`openssl is needed for this test: ${String(made.error ?? made.stderr)}`);
+      tls = https.createServer({
+        key: fs.readFileSync(`${dir}/key.pem`),
+        cert: fs.readFileSync(`${dir}/cert.pem`),
+        SNICallback: (name, callback) => { servernames.push(name); callback(null); },
+      }, (_req, res) => res.end('secret'));
+      tls.on('tlsClientError', () => undefined);
+      await new Promise<void>((resolve) => tls.listen(0, LOOPBACK, resolve));
+      fs.rmSync(dir, { recursive: true });
+    });
+    after(() => tls.close());
+
+    it('connects to the checked address but sends the host name as SNI and checks the certificate against it', async () => {
+      const { resolve, calls } = tableResolver({ 'files.test': [LOOPBACK] });
+      const fetcher = createSafeFetcher({ ...defaults, resolve, isAllowedAddress: onlyLoopbackServer });
+      const result = await fetcher.fetchText(`https://files.test:${(tls.address() as AddressInfo).port}/`);
+      expectFailure(result, 'network-error');
+      if (!result.ok) expect(result.reason).to.match(/self[- ]signed certificate/);
+      expect(calls).to.deep.equal(['files.test']);
+      expect(servernames).to.deep.equal(['files.test']);
     });
   });
 

@@ -1,0 +1,72 @@
+/**
+ * lr-node account add|list|passwd|disable|enable: the accounts of the publish service, kept in the
+ * node's accounts database (the running node's embedded store, a fresh one, or COUCHDB_URL).
+ * Passwords come from a no-echo prompt (asked twice) or standard input, never from arguments.
+ */
+import { loadConfig } from '../../config/index.js';
+import { databaseNames } from '../../storage/databases.js';
+import { ensureDatabases } from '../../storage/bootstrap.js';
+import { AccountRepository, ACCOUNT_NAME, type AccountRole } from '../../storage/account-repository.js';
+import { hashPassword, passwordWeakness } from '../../domain/password.js';
+import { connectForTool } from '../store-connection.js';
+import { readHidden, readStdin } from '../credentials.js';
+import { CliError, usageError } from '../errors.js';
+
+export const ACCOUNT_ROLES: readonly AccountRole[] = ['publisher', 'network_admin'];
+
+export type AccountAction = 'add' | 'list' | 'passwd' | 'disable' | 'enable';
+export interface AccountOptions { roles?: string[]; submitter?: string; passwordStdin?: boolean; json?: boolean }
+
+async function readNewPassword(name: string, fromStdin: boolean): Promise<string> {
+  const password = fromStdin ? await readStdin() : await readHidden(`password for ${name}: `);
+  const weakness = passwordWeakness(password, name);
+  if (weakness) throw new CliError(weakness);
+  if (!fromStdin && (await readHidden('again: ')) !== password) throw new CliError('the passwords differ');
+  return password;
+}
+
+function checkedRoles(roles: string[] | undefined): AccountRole[] {
+  const chosen = [...new Set(roles && roles.length > 0 ? roles : ['publisher'])];
+  for (const role of chosen) {
+    if (!ACCOUNT_ROLES.includes(role as AccountRole)) throw usageError(`--role must be ${ACCOUNT_ROLES.join(' or ')} (give it once per role): ${role}`);
+  }
+  return chosen as AccountRole[];
+}
+
+export async function account(action: AccountAction, name: string | undefined, options: AccountOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (action !== 'list' && (!name || !ACCOUNT_NAME.test(name))) throw usageError('give an account name: letters, digits and . _ @ + - (at most 64)');
+  const roles = action === 'add' ? checkedRoles(options.roles) : [];
+  const config = loadConfig(env);
+  const connection = await connectForTool(config.settings);
+  try {
+    const names = databaseNames(config.settings.dbPrefix);
+    await ensureDatabases(connection.couch, names);
+    const accounts = new AccountRepository(connection.couch, names);
+    const now = new Date().toISOString();
+    if (action === 'list') {
+      const listed = await accounts.list();
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(listed.map((a) => ({ name: a.name, roles: a.roles, disabled: a.disabled, submitter: a.submitter, created: a.created, updated: a.updated })))}\n`);
+        return;
+      }
+      for (const a of listed) process.stdout.write(`${a.name}\t${a.roles.join(',')}\t${a.disabled ? 'disabled' : 'enabled'}\tsubmitter=${a.submitter}\n`);
+      return;
+    }
+    const accountName = name as string;
+    if (action === 'add') {
+      const password = await hashPassword(await readNewPassword(accountName, options.passwordStdin === true));
+      await accounts.create({ name: accountName, roles, submitter: options.submitter ?? accountName, disabled: false, password, created: now, updated: now });
+      process.stdout.write(`account ${accountName} added (${roles.join(',')})\n`);
+      return;
+    }
+    const found = await accounts.find(accountName);
+    if (!found) throw new CliError(`no account ${accountName}`);
+    if (action === 'passwd') found.password = await hashPassword(await readNewPassword(accountName, options.passwordStdin === true));
+    else found.disabled = action === 'disable';
+    found.updated = now;
+    await accounts.update(found);
+    process.stdout.write(`account ${accountName}: ${action === 'passwd' ? 'password changed' : `${action}d`}\n`);
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The node's Prometheus metrics (prom-client), on a registry this process owns and passes in
+ * (never prom-client's global default registry): each node process exposes its own counters,
+ * and Prometheus adds them up over its targets. Figures every process must agree on (documents
+ * stored, backlog, destinations, view lag) are gauges set from CouchDB at each scrape by
+ * src/services/monitoring/monitoring.service.ts. Label values are bounded sets: a route pattern
+ * (never a raw path), a rejection reason class, a configured destination URL.
+ */
+import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import { RecentRates } from './recent-rates.js';
+import { rejectionReason } from './rejection-reason.js';
+
+export interface DocumentOutcome { OK: boolean; error?: string }
+export interface IncomingOutcome { stored: number; duplicates: number; rejected: { error: string }[] }
+export interface DestinationRun { destination: string; outcome: string; docsWritten: number; seconds: number }
+
+const PREFIX = 'lr_';
+
+export class NodeMetrics {
+  readonly recent = new RecentRates();
+  private readonly requests: Counter<'service' | 'route' | 'method' | 'status'>;
+  private readonly latency: Histogram<'service' | 'route' | 'method' | 'status'>;
+  private readonly published: Counter;
+  private readonly rejected: Counter<'reason'>;
+  private readonly incoming: Counter<'outcome'>;
+  private readonly incomingRejected: Counter<'reason'>;
+  private readonly runs: Counter<'destination' | 'outcome'>;
+  private readonly sent: Counter<'destination'>;
+  private readonly runDuration: Histogram<'destination'>;
+  readonly gauges: {
+    storeUp: Gauge; storeLatency: Gauge; documentsStored: Gauge; incomingBacklog: Gauge;
+    viewLag: Gauge<'database' | 'design_doc'>; lastRun: Gauge<'destination'>; lastOutcome: Gauge<'destination' | 'outcome'>;
+  };
+
+  constructor(readonly registry: Registry, store?: { readonly restartCount: number }) {
+    const registers = [registry];
+    // Node process metrics (CPU, memory, event loop lag, GC, handles) on this registry.
+    collectDefaultMetrics({ register: registry });
+    const routeLabels = ['service', 'route', 'method', 'status'] as const;
+    this.requests = new Counter({ name: `${PREFIX}http_requests_total`, help: 'HTTP requests answered, by service, route pattern, method and status', labelNames: routeLabels, registers });
+    this.latency = new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`, help: 'Time to answer an HTTP request (until the handler returned; streamed bodies may take longer)',
+      labelNames: routeLabels, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers,
+    });
+    this.published = new Counter({ name: `${PREFIX}documents_published_total`, help: 'Documents stored by publish (/publish, /swordpub) in this process', registers });
+    this.rejected = new Counter({ name: `${PREFIX}documents_rejected_total`, help: 'Documents refused by publish in this process, by reason', labelNames: ['reason'], registers });
+    this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, rejected)', labelNames: ['outcome'], registers });
+    this.incomingRejected = new Counter({ name: `${PREFIX}incoming_rejected_total`, help: 'Arrived documents refused by inbound distribution, by reason', labelNames: ['reason'], registers });
+    this.runs = new Counter({ name: `${PREFIX}distribution_runs_total`, help: 'Distribution runs to a destination by this process, by outcome (ok, skipped, unreachable, failed)', labelNames: ['destination', 'outcome'], registers });
+    this.sent = new Counter({ name: `${PREFIX}distribution_documents_sent_total`, help: 'Documents written to a destination by replication', labelNames: ['destination'], registers });
+    this.runDuration = new Histogram({ name: `${PREFIX}distribution_duration_seconds`, help: 'Duration of a distribution run to one destination', labelNames: ['destination'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers });
+    this.gauges = {
+      storeUp: new Gauge({ name: `${PREFIX}store_up`, help: '1 when CouchDB (or the embedded store) answered the last scrape, else 0', registers }),
+      storeLatency: new Gauge({ name: `${PREFIX}store_response_seconds`, help: 'Time CouchDB took to answer GET / at the last scrape', registers }),
+      documentsStored: new Gauge({ name: `${PREFIX}documents_stored`, help: 'Live resource_data documents in the store (the node-status view)', registers }),
+      incomingBacklog: new Gauge({ name: `${PREFIX}incoming_backlog_documents`, help: 'Documents in the incoming database waiting for inbound distribution', registers }),
+      viewLag: new Gauge({ name: `${PREFIX}view_build_lag_changes`, help: 'Database changes not yet indexed by a design document\'s views (update_seq difference)', labelNames: ['database', 'design_doc'], registers }),
+      lastRun: new Gauge({ name: `${PREFIX}distribution_last_run_timestamp_seconds`, help: 'Time of the last distribution run to a destination by any process (node_status)', labelNames: ['destination'], registers }),
+      lastOutcome: new Gauge({ name: `${PREFIX}distribution_last_outcome`, help: '1 for the outcome of the last distribution run to a destination (node_status), 0 for the others', labelNames: ['destination', 'outcome'], registers }),
+    };
+    if (store) {
+      // Read at scrape time from the supervisor of this process's embedded store.
+      new Counter({
+        name: `${PREFIX}embedded_store_restarts_total`, help: 'Times the supervisor restarted the embedded store after it died', registers,
+        collect() { this.reset(); this.inc(store.restartCount); },
+      });
+    }
+  }
+
+  request(labels: { service: string; route: string; method: string; status: number }, seconds: number): void {
+    const values = { ...labels, status: String(labels.status) };
+    this.requests.inc(values);
+    this.latency.observe(values, seconds);
+    this.recent.record(labels.status);
+  }
+
+  /** One publish batch's per-document results (spec "Publish" document_results). */
+  publishResults(results: readonly DocumentOutcome[]): void {
+    for (const result of results) {
+      if (result.OK) this.published.inc();
+      else this.rejected.inc({ reason: rejectionReason(result.error) });
+    }
+  }
+
+  incomingResults(result: IncomingOutcome): void {
+    if (result.stored) this.incoming.inc({ outcome: 'stored' }, result.stored);
+    if (result.duplicates) this.incoming.inc({ outcome: 'duplicate' }, result.duplicates);
+    if (result.rejected.length) this.incoming.inc({ outcome: 'rejected' }, result.rejected.length);
+    for (const rejection of result.rejected) this.incomingRejected.inc({ reason: rejectionReason(rejection.error) });
+  }
+
+  distributionRun(run: DestinationRun): void {
+    this.runs.inc({ destination: run.destination, outcome: run.outcome });
+    if (run.docsWritten) this.sent.inc({ destination: run.destination }, run.docsWritten);
+    this.runDuration.observe({ destination: run.destination }, run.seconds);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * /metrics and /dashboard (issue 17): the figures of this process (request counters, its own
+ * distribution runs and inbound processing, the embedded store's restarts) and the figures every
+ * process reads from CouchDB (documents stored, incoming backlog, destinations from node_status,
+ * view build lag, documents stored per day). A store that does not answer is a figure too
+ * (store_up 0), never a failed scrape.
+ */
+import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import type { DashboardData, StoreState } from '../../monitoring/dashboard-data.js';
+import type { MonitoringRepository } from '../../storage/monitoring-repository.js';
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { ResourceRepository } from '../../storage/resource-repository.js';
+import type { DailyCounts } from './daily-counts.js';
+
+const OUTCOMES = ['ok', 'skipped', 'unreachable', 'failed'];
+const DAYS = 30;
+
+export class MonitoringService {
+  constructor(
+    private readonly metrics: NodeMetrics,
+    private readonly store: MonitoringRepository,
+    private readonly nodes: NodeRepository,
+    private readonly resources: ResourceRepository,
+    private readonly daily: DailyCounts,
+    private readonly embedded: { readonly restartCount: number } | undefined,
+  ) {}
+
+  async storeState(): Promise<StoreState> {
+    const down = (error: unknown): StoreState => ({
+      up: false, responseMs: null, error: error instanceof Error ? error.message : String(error),
+      documentsStored: null, incomingBacklog: null, viewLag: [], destinations: [], lastInSync: null,
+    });
+    let responseMs: number;
+    try {
+      responseMs = await this.store.ping();
+    } catch (error) {
+      return down(error);
+    }
+    try {
+      const [live, backlog, viewLag, status] = await Promise.all([this.resources.liveSummary(), this.store.incomingBacklog(), this.store.viewLag(), this.nodes.nodeStatus()]);
+      const outbound = (status?.outbound ?? {}) as Record<string, { last_sync?: string; outcome?: string; reason?: string; docs_written?: number }>;
+      const destinations = Object.entries(outbound).map(([destination, entry]) => ({
+        destination, lastRun: entry.last_sync ?? null, outcome: entry.outcome ?? 'unknown', reason: entry.reason ?? null, docsSent: entry.docs_written ?? null,
+      }));
+      return { up: true, responseMs, error: null, documentsStored: live.count, incomingBacklog: backlog, viewLag, destinations, lastInSync: typeof status?.last_in_sync === 'string' ? status.last_in_sync : null };
+    } catch (error) {
+      return { ...down(error), responseMs };
+    }
+  }
+
+  /** The Prometheus text exposition of this process's registry, its gauges set from the store first. */
+  async metricsText(): Promise<{ contentType: string; body: string }> {
+    const state = await this.storeState();
+    const { gauges } = this.metrics;
+    gauges.storeUp.set(state.up ? 1 : 0);
+    if (state.responseMs !== null) gauges.storeLatency.set(state.responseMs / 1000);
+    if (state.up) {
+      gauges.documentsStored.set(state.documentsStored ?? 0);
+      gauges.incomingBacklog.set(state.incomingBacklog ?? 0);
+      gauges.viewLag.reset();
+      for (const lag of state.viewLag) gauges.viewLag.set({ database: lag.database, design_doc: lag.designDoc }, lag.behind);
+      gauges.lastRun.reset();
+      gauges.lastOutcome.reset();
+      for (const entry of state.destinations) {
+        if (entry.lastRun) gauges.lastRun.set({ destination: entry.destination }, Date.parse(entry.lastRun) / 1000);
+        for (const outcome of OUTCOMES) gauges.lastOutcome.set({ destination: entry.destination, outcome }, entry.outcome === outcome ? 1 : 0);
+      }
+    } else {
+      // Unknown while the store is down: NaN for the unlabelled gauges (prom-client always
+      // exposes those), no series for the labelled ones; never a stale or a made-up 0.
+      gauges.documentsStored.set(Number.NaN);
+      gauges.incomingBacklog.set(Number.NaN);
+      for (const gauge of [gauges.viewLag, gauges.lastRun, gauges.lastOutcome]) gauge.reset();
+    }
+    return { contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() };
+  }
+
+  async dashboard(nodeName: string): Promise<DashboardData> {
+    const state = await this.storeState();
+    const perDay = state.up ? await this.daily.lastDays(DAYS).catch(() => undefined) : undefined;
+    return {
+      ...state,
+      nodeName,
+      pid: process.pid,
+      generated: new Date().toISOString(),
+      embedded: this.embedded ? { restarts: this.embedded.restartCount } : null,
+      perDay: perDay?.days ?? [],
+      perDayBehind: perDay?.behind ?? false,
+      lastHour: this.metrics.recent.lastHour(),
+    };
+  }
+}

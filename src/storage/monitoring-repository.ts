@@ -1,0 +1,104 @@
+/**
+ * What monitoring reads from CouchDB, so every node process shows the same figures: store health,
+ * the incoming backlog, view build lag per design document, node_timestamp view pages for the
+ * per-day counts, and the per-day counter document itself. Nothing here triggers a reduce.
+ */
+import type { DocumentScope } from 'nano';
+import type { Couch } from './couch.js';
+import { inStore, isConflict, mapCouchError } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+import { getOrUndefined } from './documents.js';
+
+/** A row of the obtain view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
+export interface ViewPosition { key: string; id: string }
+
+export interface DailyCountsDoc { _rev?: string; days: Record<string, number>; after: ViewPosition | null }
+
+export interface ViewLag { database: string; designDoc: string; behind: number }
+
+/** Per-day counts of stored documents (src/services/monitoring/daily-counts.ts); `_local`, so never replicated. */
+export const DAILY_COUNTS_ID = '_local/lr-daily-stored';
+
+/** The numeric part of an update sequence: CouchDB 3's `N-opaque` (N is the sum over shards) or the embedded store's number. */
+function seqNumber(seq: unknown): number {
+  const value = Number.parseInt(String(seq ?? '0'), 10);
+  return Number.isFinite(value) ? value : 0;
+}
+
+export class MonitoringRepository {
+  private readonly resources: DocumentScope<unknown>;
+
+  constructor(private readonly couch: Couch, private readonly names: DatabaseNames) {
+    this.resources = couch.use(names.resourceData);
+  }
+
+  /** Milliseconds CouchDB took to answer `GET /`; throws (503) when it does not answer. */
+  async ping(): Promise<number> {
+    const started = performance.now();
+    await inStore('ping', () => this.couch.info());
+    return performance.now() - started;
+  }
+
+  /** Documents waiting in the incoming database: the follower deletes each one it has processed. */
+  async incomingBacklog(): Promise<number> {
+    const info = await inStore('read the incoming database', () => this.couch.db.get(this.names.incoming));
+    return info.doc_count;
+  }
+
+  /**
+   * Changes of each database not yet indexed by each design document with views: the database's
+   * update_seq minus the index's (CouchDB "/{db}/_design/{ddoc}/_info", view_index.update_seq;
+   * the embedded store answers it too, see src/embedded/ddoc-info.ts), or CouchDB's own
+   * view_index.updates_pending.total where it reports one (3.5 does). Reading it builds nothing.
+   */
+  async viewLag(): Promise<ViewLag[]> {
+    const lags: ViewLag[] = [];
+    for (const database of Object.values(this.names)) {
+      const db = this.couch.use(database);
+      const [info, ddocs] = await Promise.all([
+        inStore(`read ${database}`, () => this.couch.db.get(database)),
+        inStore(`list design documents of ${database}`, () => db.list({ startkey: '_design/', endkey: '_design0', include_docs: true })),
+      ]);
+      const withViews = ddocs.rows.filter((row) => Object.keys((row.doc as { views?: object } | undefined)?.views ?? {}).length > 0);
+      const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () =>
+        this.couch.request({ db: database, path: `${row.id}/_info` })) as Promise<{ view_index?: { update_seq?: unknown; updates_pending?: { total?: unknown } } }>));
+      for (const [position, row] of withViews.entries()) {
+        const index = indexed[position]?.view_index;
+        const pending = index?.updates_pending?.total;
+        const behind = typeof pending === 'number' ? pending : seqNumber(info.update_seq) - seqNumber(index?.update_seq);
+        lags.push({ database, designDoc: row.id.slice('_design/'.length), behind: Math.max(0, behind) });
+      }
+    }
+    return lags;
+  }
+
+  /**
+   * One page of the live documents by node_timestamp (obtain/by_node_timestamp, map only, key
+   * [node_timestamp, doc_ID]), without documents, after the row `after` (keyset: that key, skipped;
+   * the embedded store has no startkey_docid, hence the unique key) and stamped before `before`.
+   */
+  async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<ViewPosition[]> {
+    const range = after ? { startkey: [after.key, after.id], skip: 1 } : {};
+    const result = await inStore('read live documents', () =>
+      this.resources.view<null>('obtain', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
+    return result.rows.map((row) => {
+      const [key, id] = row.key as unknown as [string, string];
+      return { key, id };
+    });
+  }
+
+  async dailyCounts(): Promise<DailyCountsDoc | undefined> {
+    return getOrUndefined(this.resources, DAILY_COUNTS_ID) as Promise<DailyCountsDoc | undefined>;
+  }
+
+  /** false when another process moved the document first (its counts stand; ours are dropped). */
+  async saveDailyCounts(doc: DailyCountsDoc): Promise<boolean> {
+    try {
+      await this.resources.insert({ ...doc, _id: DAILY_COUNTS_ID } as never);
+      return true;
+    } catch (error) {
+      if (isConflict(error)) return false;
+      throw mapCouchError(error, 'write the daily counts');
+    }
+  }
+}

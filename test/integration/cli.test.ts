@@ -1,0 +1,193 @@
+/** lr-node as a child process against a real node: publish signed, harvest back identical, verify, errors and exit codes. */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { generateNodeKeyPair } from '../../src/domain/signature/lr-pgp.js';
+import { derivedDocId } from '../../src/cli/document-signing.js';
+import { SAMPLE_CORPUS } from '../../src/sample-data.js';
+import { startTestNode, addAccount, tempDir, type TestNode } from '../support/node.js';
+import { CONTROL_CHARACTERS, ensureBuilt, lrNode, startProxy } from '../support/cli.js';
+
+const PASSWORD = 'cli-publisher-phrase-7';
+const NODE_FIELDS = ['publish_node', 'publishing_node', 'create_timestamp', 'update_timestamp', 'node_timestamp'];
+type Doc = Record<string, unknown>;
+const readLines = (file: string): Doc[] => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Doc);
+const without = (doc: Doc, fields: string[]): Doc => Object.fromEntries(Object.entries(doc).filter(([key]) => !fields.includes(key)));
+
+describe('lr-node (the command line)', function () {
+  this.timeout(300000);
+  let node: TestNode;
+  let work: string;
+  let keyFile: string;
+  let publicKeyFile: string;
+  const env = (): Record<string, string> => ({ LR_USER: 'pub', LR_PASSWORD: PASSWORD });
+
+  before(async () => {
+    ensureBuilt();
+    node = await startTestNode();
+    await addAccount(node, 'pub', PASSWORD);
+    await addAccount(node, 'ops', 'cli-admin-phrase-77', 'network_admin');
+    work = tempDir('lr-node-cli-');
+    const keys = await generateNodeKeyPair('CLI Publisher', 'cli@example.org');
+    keyFile = path.join(work, 'publisher.key');
+    publicKeyFile = path.join(work, 'publisher.pub');
+    fs.writeFileSync(keyFile, keys.privateKeyArmored);
+    fs.writeFileSync(publicKeyFile, keys.publicKeyArmored);
+  });
+  after(async () => { await node.stop(); });
+
+  it('publishes the sample corpus signed and harvests it back identical through JSON and OAI-PMH; verify checks every signature', async () => {
+    const published = await lrNode(['publish', node.url, SAMPLE_CORPUS, '--sign-key', keyFile, '--key-location', 'http://keys.example.org/publisher.asc', '--batch-size', '7'], { env: env(), cwd: work });
+    expect(published.code, published.stderr).to.equal(0);
+    expect(published.stdout).to.equal(`published 100 documents to ${node.url}: 100 accepted, 0 rejected\n`);
+    expect(published.stdout + published.stderr).to.not.match(CONTROL_CHARACTERS);
+    expect(published.stderr).to.match(/^publish: 100\/100 sent \| 100 accepted \| 0 rejected \| [\d.]+\/s \| ETA 0s$/m);
+    expect(published.stdout + published.stderr).to.not.contain(PASSWORD);
+
+    const viaJson = await lrNode(['harvest', node.url, '--out', 'json.jsonl'], { cwd: work });
+    expect(viaJson.code, viaJson.stderr).to.equal(0);
+    const viaOai = await lrNode(['harvest', node.url, '--via', 'oai', '--prefix', 'LR_JSON_0.10.0', '--out', 'oai.jsonl'], { cwd: work });
+    expect(viaOai.code, viaOai.stderr).to.equal(0);
+    expect(viaOai.stdout + viaOai.stderr + viaJson.stdout + viaJson.stderr).to.not.match(CONTROL_CHARACTERS);
+    const jsonRecords = readLines(path.join(work, 'json.jsonl'));
+    expect(readLines(path.join(work, 'oai.jsonl'))).to.deep.equal(jsonRecords);
+
+    const corpus = JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')) as { documents: Doc[] };
+    const sha = createHash('sha256').update(fs.readFileSync(SAMPLE_CORPUS)).digest('hex');
+    const byId = new Map(jsonRecords.map((record) => [(record.resource_data as Doc).doc_ID as string, record]));
+    expect(byId.size).to.equal(100);
+    corpus.documents.forEach((doc, index) => {
+      const record = byId.get(derivedDocId(sha, index));
+      expect(record, `document ${index}`).to.not.equal(undefined);
+      expect((record!.header as Doc).status).to.equal('active');
+      const stored = record!.resource_data as Doc;
+      expect(without(stored, [...NODE_FIELDS, 'digital_signature'])).to.deep.equal({ ...without(doc, ['digital_signature']), doc_ID: derivedDocId(sha, index) });
+      expect(stored.digital_signature).to.include({ signing_method: 'LR-PGP.1.0', key_owner: 'CLI Publisher <cli@example.org>' });
+    });
+
+    const verified = await lrNode(['verify', 'json.jsonl', '--key', publicKeyFile], { cwd: work });
+    expect(verified.code, verified.stderr).to.equal(0);
+    expect(verified.stdout.split('\n').filter(Boolean)).to.have.length(100).and.satisfy((lines: string[]) => lines.every((l) => /^ok\t[0-9a-f]{32}\t[0-9a-f]{40}$/.test(l)));
+
+    const tampered = readLines(path.join(work, 'json.jsonl')).slice(0, 2);
+    (tampered[1]!.resource_data as Doc).resource_locator = 'http://evil.example.org/';
+    fs.writeFileSync(path.join(work, 'tampered.jsonl'), tampered.map((r) => JSON.stringify(r)).join('\n'));
+    const failed = await lrNode(['verify', 'tampered.jsonl', '--key', publicKeyFile, '--json'], { cwd: work });
+    expect(failed.code).to.equal(1);
+    const results = failed.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Doc);
+    expect(results.map((r) => r.OK)).to.deep.equal([true, false]);
+    expect(results[1]!.error).to.match(/does not match the canonical hash/);
+  });
+
+  it('writes rejected documents with their errors to the report and exits with the refused code', async () => {
+    const input = path.join(work, 'mixed.jsonl');
+    const good = { doc_type: 'resource_data', doc_version: '0.23.0', resource_data_type: 'metadata', active: true, TOS: { submission_TOS: 'http://example.org/tos' },
+      identity: { submitter_type: 'agent', submitter: 'cli test' }, resource_locator: 'http://example.org/r/1', payload_placement: 'inline', payload_schema: ['DC 1.1'], resource_data: '<dc/>' };
+    fs.writeFileSync(input, `${JSON.stringify(good)}\n${JSON.stringify({ ...good, doc_version: 'nonsense' })}\n`);
+    const run = await lrNode(['publish', node.url, input, '--state', 'mixed.state', '--report', 'mixed.rejected', '--json'], { env: env(), cwd: work });
+    expect(run.code, run.stderr).to.equal(4);
+    expect(JSON.parse(run.stdout)).to.include({ OK: false, documents: 2, accepted: 1, rejected: 1, report: 'mixed.rejected' });
+    const [rejected] = readLines(path.join(work, 'mixed.rejected'));
+    expect(rejected).to.include({ file: input, index: 1 });
+    expect(rejected!.error).to.be.a('string').and.not.equal('');
+    expect((rejected!.document as Doc).doc_version).to.equal('nonsense');
+    const again = await lrNode(['publish', node.url, input, '--state', 'mixed.state', '--report', 'mixed.rejected'], { env: env(), cwd: work });
+    expect(again.stdout).to.equal(`published 2 documents to ${node.url}: 1 accepted, 1 rejected (see mixed.rejected)\n`);
+    expect(again.stderr).to.equal('');
+  });
+
+  it('has distinct exit codes for usage, network and refused-by-node errors, one line on stderr each', async () => {
+    const usage = await lrNode(['harvest', node.url, '--via', 'ftp', '--out', 'x']);
+    expect(usage.code).to.equal(2);
+    const badDate = await lrNode(['harvest', node.url, '--from', 'yesterday', '--out', 'x']);
+    expect(badDate.code).to.equal(2);
+    const network = await lrNode(['status', 'http://127.0.0.1:9', '--retries', '0']);
+    expect(network.code).to.equal(3);
+    expect(network.stderr).to.match(/^status: cannot reach 127\.0\.0\.1:9: .+ \(gave up after 0 retries\)\n$/);
+    const wrongPassword = await lrNode(['distribute', node.url], { env: { LR_USER: 'ops', LR_PASSWORD: 'not-the-password' } });
+    expect(wrongPassword.code).to.equal(4);
+    expect(wrongPassword.stderr).to.match(/^distribute: POST \/distribute: the node refused: not authorized \(401\)/);
+    expect(wrongPassword.stderr).to.not.contain('not-the-password');
+    const notAdmin = await lrNode(['distribute', node.url], { env: env() });
+    expect(notAdmin.code).to.equal(4);
+    const noPassword = await lrNode(['publish', node.url, SAMPLE_CORPUS], { env: { LR_USER: 'pub' } });
+    expect(noPassword.code).to.equal(2);
+    expect(noPassword.stderr).to.equal('publish: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
+    const help = await lrNode(['harvest', '--help']);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.contain('--via <protocol>');
+  });
+
+  it('distribute prints the outcome per destination; status and services print the node documents', async () => {
+    const distributed = await lrNode(['distribute', node.url, '--user', 'ops', '--password-stdin'], { stdin: 'cli-admin-phrase-77\n' });
+    expect(distributed.code, distributed.stderr).to.equal(0);
+    expect(distributed.stdout).to.equal('distributed: the node has no active connection\n');
+    const status = await lrNode(['status', node.url, '--json']);
+    expect(JSON.parse(status.stdout)).to.include({ OK: true, doc_count: 101 });
+    const services = await lrNode(['services', node.url]);
+    expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth\tdoc_limit=1000 msg_size_limit=10485760$/m);
+  });
+
+  it('account: several roles per account; the password only from standard input or a prompt', async () => {
+    const dataDir = { DATA_DIR: node.dataDir };
+    const added = await lrNode(['account', 'add', 'both', '--role', 'publisher', '--role', 'network_admin', '--password-stdin'], { env: dataDir, stdin: 'two-roles-phrase-42\n' });
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.equal('account both added (publisher,network_admin)\n');
+    const listed = await lrNode(['account', 'list', '--json'], { env: dataDir });
+    expect((JSON.parse(listed.stdout) as Doc[]).find((a) => a.name === 'both')).to.include({ disabled: false, submitter: 'both' }).and.have.deep.property('roles', ['publisher', 'network_admin']);
+    const asBoth = { LR_USER: 'both', LR_PASSWORD: 'two-roles-phrase-42' };
+    expect((await lrNode(['distribute', node.url], { env: asBoth })).code).to.equal(0);
+    const input = path.join(work, 'one.json');
+    fs.writeFileSync(input, JSON.stringify({ documents: JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')).documents.slice(0, 1) }));
+    expect((await lrNode(['publish', node.url, input, '--state', 'one.state'], { env: asBoth, cwd: work })).code).to.equal(0);
+
+    const badRole = await lrNode(['account', 'add', 'x', '--role', 'root', '--password-stdin'], { env: dataDir, stdin: 'whatever-phrase-1\n' });
+    expect(badRole.code).to.equal(2);
+    expect(badRole.stderr).to.equal('account: --role must be publisher or network_admin (give it once per role): root\n');
+    const asArgument = await lrNode(['account', 'add', 'x', '--password', 'whatever-phrase-1'], { env: dataDir });
+    expect(asArgument.code).to.equal(2);
+    expect(asArgument.stderr).to.match(/^error: unknown option '--password'/);
+    const noTerminal = await lrNode(['account', 'passwd', 'both'], { env: dataDir });
+    expect(noTerminal.code).to.equal(2);
+    expect(noTerminal.stderr).to.equal('account: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
+  });
+
+  it('verify fetches the key from key_location through the SSRF guard: the node\'s own /pubkey only with --allow-private', async () => {
+    const corpus = JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')) as { documents: Doc[] };
+    const input = path.join(work, 'proxy-signed.json');
+    // Unsigned, in the account's own name: the node signs it (proxy_sign) with key_location <node>/pubkey.
+    fs.writeFileSync(input, JSON.stringify([{ ...without(corpus.documents[5]!, ['digital_signature']), identity: { submitter_type: 'agent', submitter: 'pub' } }]));
+    const published = await lrNode(['publish', node.url, input, '--state', 'proxy.state'], { env: env(), cwd: work });
+    expect(published.code, published.stderr).to.equal(0);
+    const harvested = await lrNode(['harvest', node.url, '--out', 'proxy.jsonl'], { cwd: work });
+    expect(harvested.code).to.equal(0);
+    const sha = createHash('sha256').update(fs.readFileSync(input)).digest('hex');
+    const record = readLines(path.join(work, 'proxy.jsonl')).find((r) => (r.resource_data as Doc).doc_ID === derivedDocId(sha, 0))!;
+    expect(((record.resource_data as Doc).digital_signature as Doc).key_location).to.deep.equal([`${node.url}/pubkey`]);
+    fs.writeFileSync(path.join(work, 'proxy-record.jsonl'), `${JSON.stringify(record)}\n`);
+    const allowed = await lrNode(['verify', 'proxy-record.jsonl', '--allow-private'], { cwd: work });
+    expect(allowed.code, allowed.stderr).to.equal(0);
+    expect(allowed.stdout).to.match(/^ok\t[0-9a-f]{32}\t[0-9a-f]{40}\n$/);
+    const guarded = await lrNode(['verify', 'proxy-record.jsonl'], { cwd: work });
+    expect(guarded.code).to.equal(1);
+    expect(guarded.stdout).to.match(new RegExp(`^FAIL\\t[0-9a-f]{32}\\tno public key from key_location: ${node.url}/pubkey: .*(loopback|private|not allowed).*\\n$`));
+  });
+
+  it('retries a 503 after its Retry-After and a dropped connection after a backoff, and goes on', async () => {
+    // The node holds 103 documents by now: two OAI-PMH pages; the second page's request is refused, then dropped.
+    const proxy = await startProxy(node.url, { refuse: (n) => n === 2, drop: (n) => n === 3 });
+    try {
+      const started = Date.now();
+      const run = await lrNode(['harvest', proxy.url, '--via', 'oai', '--prefix', 'LR_JSON_0.10.0', '--out', 'retry.jsonl'], { cwd: work });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 1s\n`);
+      expect(run.stderr).to.match(new RegExp(`^harvest: cannot reach ${new URL(proxy.url).host}: .+, retrying in 2s$`, 'm'));
+      expect(proxy.requests).to.have.length(4);
+      expect(Date.now() - started).to.be.greaterThan(3000);
+      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(103);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Responses compressed by Accept-Encoding (src/http/compression.ts): gzip or deflate on harvest,
+ * OAI-PMH and obtain answers (the streamed ALL included), identity when not asked, never on the
+ * inbound replication endpoint; OAI-PMH Identify advertises the encodings (§4.2 <compression>).
+ * Raw node:http requests: fetch would decompress (and ask for brotli) by itself.
+ */
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { nsdlDocs } from '../support/documents.js';
+import { assertValidOai } from '../support/xml.js';
+
+interface Raw { status: number; encoding: string | undefined; bytes: Buffer }
+
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+const decoded = (raw: Raw): string => (raw.encoding === 'gzip' ? zlib.gunzipSync(raw.bytes) : raw.encoding === 'deflate' ? zlib.inflateSync(raw.bytes) : raw.bytes).toString('utf8');
+const withoutDate = (text: string): unknown => ({ ...(JSON.parse(text) as Record<string, unknown>), responseDate: undefined });
+
+describe('response compression', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { flow_control: false } } } } });
+    await addAccount(node, 'zipper', 'zipper-password-1');
+    const { status } = await postJson(`${node.url}/publish`, { documents: nsdlDocs(40) }, { authorization: basicAuth('zipper', 'zipper-password-1') });
+    expect(status).to.equal(200);
+  });
+  after(async () => node.stop());
+
+  it('gzip and deflate when asked, identity otherwise, with the same content', async () => {
+    const url = `${node.url}/harvest/listrecords`;
+    const plain = await rawGet(url);
+    const gzip = await rawGet(url, { 'accept-encoding': 'gzip' });
+    const deflate = await rawGet(url, { 'accept-encoding': 'deflate' });
+    expect(plain.encoding).to.equal(undefined);
+    expect(gzip.encoding).to.equal('gzip');
+    expect(deflate.encoding).to.equal('deflate');
+    expect(withoutDate(decoded(gzip))).to.deep.equal(withoutDate(decoded(plain)));
+    expect(withoutDate(decoded(deflate))).to.deep.equal(withoutDate(decoded(plain)));
+    expect(gzip.bytes.length).to.be.below(plain.bytes.length / 3);
+    // br is not offered: a client asking only for it gets identity.
+    expect((await rawGet(url, { 'accept-encoding': 'br' })).encoding).to.equal(undefined);
+  });
+
+  it('compresses the streamed obtain ALL and OAI-PMH lists', async () => {
+    const all = await rawGet(`${node.url}/obtain`, { 'accept-encoding': 'gzip' });
+    expect(all.encoding).to.equal('gzip');
+    expect((JSON.parse(decoded(all)) as { documents: unknown[] }).documents).to.have.length(40);
+    const list = await rawGet(`${node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=nsdl_dc`, { 'accept-encoding': 'gzip' });
+    expect(list.encoding).to.equal('gzip');
+    expect(decoded(list).match(/<header>/g)).to.have.length(40);
+  });
+
+  it('Identify advertises gzip and deflate, schema-valid', async () => {
+    const identify = decoded(await rawGet(`${node.url}/OAI-PMH?verb=Identify`));
+    expect(identify).to.include('<compression>gzip</compression><compression>deflate</compression>');
+    assertValidOai(identify, 'official');
+  });
+
+  it('leaves the inbound replication endpoint alone', async () => {
+    await addAccount(node, 'netadmin', 'netadmin-password-1', 'network_admin');
+    const inbound = await rawGet(`${node.url}/incoming/`, { 'accept-encoding': 'gzip', authorization: basicAuth('netadmin', 'netadmin-password-1') });
+    expect(inbound.status).to.equal(200);
+    expect(inbound.encoding).to.equal(undefined);
+  });
+});

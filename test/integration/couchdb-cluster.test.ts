@@ -1,0 +1,79 @@
+/**
+ * Two node processes in front of a three-member CouchDB 3.5 cluster (n = 3, q = 2; docs/scaling.md):
+ * publish through one, harvest through the other with the same resumption tokens, and stop a
+ * member mid-harvest. The harvest completes with no gap and no duplicate, and publishing still
+ * succeeds on the write quorum.
+ *
+ * Reason it runs only with TEST_COUCHDB_CLUSTER=1 (CI sets it): it starts and stops a cluster of
+ * its own with the CouchDB fixture's cluster.sh, about a minute of a 2-core machine.
+ */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, tempDir, type TestNode } from '../support/node.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import { startCouchCluster, type CouchCluster } from '../support/couchdb-fixture.js';
+
+const CLUSTER = process.env.TEST_COUCHDB_CLUSTER === '1';
+const COUNT = 1000;
+
+const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((doc, i) =>
+  Array.from({ length: Math.ceil(count / 100) }, (_, j) => ({ ...doc, resource_locator: `http://example.org/${tag}/${i}/${j}` }))).slice(0, count);
+
+(CLUSTER ? describe : describe.skip)('two node processes on a three-member CouchDB cluster', function () {
+  this.timeout(600000);
+  let cluster: CouchCluster;
+  let first: TestNode;
+  let second: TestNode;
+  const auth = { authorization: basicAuth('clusterpub', 'cluster-publisher-1') };
+
+  before(async () => {
+    cluster = await startCouchCluster(3);
+    // One node database set (same DB_PREFIX), each process talking to a different member.
+    const prefix = 'cluster_';
+    first = await startTestNode({ dataDir: tempDir(), env: { COUCHDB_URL: cluster.memberUrl(1), DB_PREFIX: prefix }, nodeConfig: { services: { harvest: { service_data: { doc_limit: 50, id_limit: 50 } } } } });
+    second = await startTestNode({ dataDir: tempDir(), env: { COUCHDB_URL: cluster.memberUrl(2), DB_PREFIX: prefix }, nodeConfig: { services: { harvest: { service_data: { doc_limit: 50, id_limit: 50 } } } } });
+    await addAccount(first, 'clusterpub', 'cluster-publisher-1');
+  });
+  after(async () => {
+    await first?.stop();
+    await second?.stop();
+    await cluster?.stop();
+  });
+
+  it('harvests across both processes with one token chain while a member stops, and publishing goes on', async () => {
+    const published: string[] = [];
+    for (let i = 0; i < COUNT; i += 500) {
+      const { status, body } = await postJson(`${first.url}/publish`, { documents: distinct(COUNT, 'cluster').slice(i, i + 500) }, auth);
+      expect(status).to.equal(200);
+      for (const result of body.document_results as { doc_ID: string; OK: boolean }[]) { expect(result.OK).to.equal(true); published.push(result.doc_ID); }
+    }
+    const seen: string[] = [];
+    let token: string | undefined;
+    let page = 0;
+    let stopped = false;
+    do {
+      // Pages alternate between the processes: a token from one is served by the other.
+      const via = page % 2 === 0 ? first : second;
+      const url = token ? `${via.url}/harvest/listidentifiers?resumption_token=${encodeURIComponent(token)}` : `${via.url}/harvest/listidentifiers`;
+      const { status, body } = await getJson(url);
+      expect(status, JSON.stringify(body).slice(0, 300)).to.equal(200);
+      expect(body.OK, String(body.error)).to.equal(true);
+      const records = (body.listidentifiers ?? []) as { header: { identifier: string } }[];
+      seen.push(...records.map((record) => record.header.identifier));
+      token = (body.resumption_token as string | null | undefined) ?? undefined;
+      page += 1;
+      if (page === 3 && !stopped) {
+        await cluster.stopMember(3);
+        stopped = true;
+        // Writes answer 201 or 202 (accepted with fewer copies): publishing still succeeds.
+        const during = await postJson(`${second.url}/publish`, { documents: distinct(5, 'during-outage') }, auth);
+        expect(during.status).to.equal(200);
+        expect((during.body.document_results as { OK: boolean }[]).every((result) => result.OK)).to.equal(true);
+      }
+    } while (token);
+    expect(stopped).to.equal(true);
+    expect(new Set(seen).size, 'a record listed twice').to.equal(seen.length);
+    for (const id of published) expect(seen, `${id} missing from the harvest`).to.include(id);
+    await cluster.startMember(3);
+    expect((await getJson(`${second.url}/status`)).status).to.equal(200);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * /dashboard (issue 17) in headless Debian Chromium with a populated node: documents published
+ * and distributed to a second node, requests with errors. The figures are checked in the page
+ * as served (no script needed) and as drawn (uPlot charts), with no console error (a CSP
+ * violation is one); the screenshot is saved under test-output/dashboard/.
+ */
+import fs from 'node:fs';
+import { expect } from 'chai';
+import { nsdlDocs } from '../support/documents.js';
+import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { CHROMIUM, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { onCouchDB } from '../support/store.js';
+
+/** The restarts figure is the embedded store supervisor's; Apache CouchDB restarts itself. */
+const RESTARTS = onCouchDB ? 'not applicable (Apache CouchDB)' : '0';
+
+describe('/dashboard in a browser', function () {
+  this.timeout(120000);
+  let net: TestNetwork;
+  let a: NetworkNode;
+  let b: NetworkNode;
+  let browser: TestBrowser;
+  const shots = new Screenshots('dashboard');
+
+  before(async function () {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (see .ci/run)`);
+    net = await startTestNetwork({ nodes: 2, topology: 'chain' });
+    [a, b] = net.nodes as [NetworkNode, NetworkNode];
+    await publish(a, nsdlDocs(7));
+    expect((await distribute(a)).body.OK).to.equal(true);
+    await settled(b, 7);
+    for (let i = 0; i < 3; i += 1) expect((await fetch(`${a.node.url}/no-such-page`)).status).to.equal(404);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await net?.stop();
+  });
+
+  it('is readable without JavaScript: every figure is in the served HTML', async () => {
+    const response = await fetch(`${a.node.url}/dashboard`, { headers: authOf(a.admin) });
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-security-policy')).to.contain("script-src 'self'");
+    const text = await response.text();
+    expect(text).to.match(/<dd id="documents-stored">7<\/dd>/);
+    expect(text).to.match(/<dd id="incoming-backlog">0<\/dd>/);
+    expect(text).to.contain(`<dd id="store-restarts">${RESTARTS}</dd>`);
+    expect(text).to.contain(`<code>${b.node.publicUrl}</code>`);
+    expect(text).to.match(new RegExp(`<th scope="row">${new Date().toISOString().slice(0, 10)}</th><td class="num">7</td>`));
+  });
+
+  it('shows the figures, draws the charts, works from the keyboard, and logs no console error', async () => {
+    const { page } = browser;
+    const problems: string[] = [];
+    page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`); });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+    await page.setExtraHTTPHeaders(authOf(a.admin));
+    const response = await page.goto(`${a.node.url}/dashboard`);
+    expect(response?.status()).to.equal(200);
+    await page.waitForSelector('#chart-stored canvas', { timeout: 10000 }).catch((error: Error) => { throw new Error(`${error.message} ${JSON.stringify(problems)}`); });
+    await page.waitForSelector('#chart-requests canvas');
+    expect(await page.title()).to.match(/^Node dashboard/);
+    await shots.take(page, 'dashboard');
+
+    const figure = async (id: string): Promise<string> => ((await page.locator(`#${id}`).textContent()) ?? '').trim();
+    expect(await figure('documents-stored')).to.equal('7');
+    expect(await figure('store-health')).to.match(/^up/);
+    expect(await figure('incoming-backlog')).to.equal('0');
+    expect(await figure('store-restarts')).to.equal(RESTARTS);
+    expect(Number(await figure('requests-hour'))).to.be.at.least(5);
+    expect(Number(await figure('client-errors-hour'))).to.be.at.least(3);
+    const destination = page.locator('#destinations tbody tr', { hasText: b.node.publicUrl });
+    expect(await destination.count()).to.equal(1);
+    const cells = (await destination.locator('td').allTextContents()).map((cell) => cell.trim());
+    expect(cells[0]).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(cells[1]).to.equal('ok');
+    expect(cells[2]).to.equal('7');
+    const today = page.locator('#stored-per-day tbody tr').first();
+    expect(await today.locator('th').textContent()).to.equal(new Date().toISOString().slice(0, 10));
+    expect(await today.locator('td').textContent()).to.equal('7');
+    const lagRows = await page.locator('#view-lag tbody tr').allTextContents();
+    expect(lagRows.some((row) => row.includes('node-status'))).to.equal(true);
+
+    // Accessibility: the charts only repeat the tables and are hidden from assistive technology;
+    // every table has header cells with a scope; the first Tab reaches the skip link.
+    expect(await page.locator('.chart[aria-hidden="true"]').count()).to.equal(2);
+    // (uPlot's legend tables are inside the hidden charts.)
+    const tables = page.locator('table:not(.u-legend)');
+    expect(await tables.count()).to.equal(4);
+    expect(await page.locator('table:not(.u-legend):has(th[scope])').count()).to.equal(4);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    expect(problems).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Distribution between nodes on different real servers (spec "Distribution"; issue 11): a node on
+ * the suite's CouchDB 3.5 and a node on a second CouchDB process the test stops mid-replication,
+ * and the mixed pairs embedded → CouchDB and CouchDB → embedded.
+ *
+ * Reason these run only when the suite runs on CouchDB (TEST_COUCHDB_URL): each pair needs a real
+ * CouchDB on one side; the embedded → embedded case is the rest of the distribution suite. The
+ * stopped destination is a CouchDB process of the fixture (test/support/couchdb-fixture.ts).
+ */
+import path from 'node:path';
+import { expect } from 'chai';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import { getJson } from '../support/node.js';
+import { onCouchDB, storeEnv } from '../support/store.js';
+import { startCouchInstance, type CouchInstance } from '../support/couchdb-fixture.js';
+import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
+
+const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((doc, i) =>
+  Array.from({ length: Math.ceil(count / 100) }, (_, j) => ({ ...doc, resource_locator: `http://example.org/${tag}/${i}/${j}` }))).slice(0, count);
+
+/** Every doc_ID once, each at revision 1 of its own: nothing lost, nothing stored twice. */
+async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
+  const docs = await storedDocs(entry);
+  expect(docs.size).to.equal(ids.length);
+  for (const id of ids) expect(docs.has(id), `${id} missing at ${entry.name}`).to.equal(true);
+}
+
+(onCouchDB ? describe : describe.skip)('distribution between real servers', function () {
+  this.timeout(600000);
+
+  describe('CouchDB → a second CouchDB stopped mid-replication', () => {
+    // Enough that the replication runs past its first checkpoint (5 s) before the stop.
+    const COUNT = 20000;
+    let destinationCouch: CouchInstance;
+    let net: TestNetwork;
+
+    before(async () => {
+      destinationCouch = await startCouchInstance();
+      net = await startTestNetwork({
+        nodes: 2, topology: 'chain',
+        env: (dataDir) => path.basename(dataDir) === 'node2' ? { COUCHDB_URL: destinationCouch.url, DB_PREFIX: 'dest_' } : storeEnv(dataDir),
+      });
+    });
+    after(async () => {
+      await net?.stop();
+      await destinationCouch?.stop();
+    });
+
+    it('resumes after the destination\'s CouchDB comes back: nothing lost or duplicated', async () => {
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      const ids = await publish(a, distinct(COUNT, 'stopped'));
+      const started = Date.now();
+      const first = distribute(a);
+      // Stop B's CouchDB while documents are arriving (some replicated, not all).
+      const arrived = await waitFor('the first replicated documents at the destination', async () => {
+        const count = (await storedDocs(b)).size;
+        return count > 0 && Date.now() - started > 6000 ? count : undefined;
+      }, 120000);
+      await destinationCouch.stop();
+      expect(arrived, 'the replication finished before the stop: raise COUNT').to.be.below(COUNT);
+      expect((await first).status).to.equal(200);
+      expect(await outbound(a, b)).to.include({ outcome: 'failed' });
+
+      await destinationCouch.start();
+      await waitFor('the destination node to answer again', async () => (await getJson(`${b.node.url}/status`)).status === 200, 60000);
+      const second = await distribute(a);
+      expect(second.status).to.equal(200);
+      const outcome = await outbound(a, b);
+      expect(outcome, JSON.stringify(outcome)).to.include({ outcome: 'ok' });
+      // Resumed from the replication checkpoint: this session read only what came after it.
+      expect(Number(outcome.docs_read), JSON.stringify(outcome)).to.be.above(0).and.below(COUNT);
+      await settled(b, COUNT, 240000);
+      await expectExactly(b, ids);
+    });
+  });
+
+  for (const direction of ['embedded → CouchDB', 'CouchDB → embedded'] as const) {
+    describe(direction, () => {
+      let net: TestNetwork;
+      before(async () => {
+        const embeddedFirst = direction === 'embedded → CouchDB';
+        net = await startTestNetwork({
+          nodes: 2, topology: 'chain',
+          // An empty COUCHDB_URL is unset: that node starts its embedded store.
+          env: (dataDir) => (path.basename(dataDir) === 'node1') === embeddedFirst ? { COUCHDB_URL: '' } : storeEnv(dataDir),
+        });
+      });
+      after(async () => { await net?.stop(); });
+
+      it('delivers live documents with the node filter, never do_not_distribute ones, and twice is once', async () => {
+        const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+        expect(Boolean(a.node.embedded)).to.equal(direction === 'embedded → CouchDB');
+        expect(Boolean(b.node.embedded)).to.equal(direction === 'CouchDB → embedded');
+        const ids = await publish(a, distinct(250, direction.replace(/\W+/g, '-')));
+        // Stored directly: /publish refuses do_not_distribute.
+        await a.node.couch.use(a.node.names.resourceData).insert({ ...nsdlDocs(1)[0], _id: 'kept-home', doc_ID: 'kept-home', doc_type: 'resource_data', do_not_distribute: 'true', node_timestamp: '2024-01-01T00:00:00.000000Z' } as never);
+        expect((await distribute(a)).status).to.equal(200);
+        expect(await outbound(a, b)).to.include({ outcome: 'ok' });
+        await settled(b, ids.length, 120000);
+        await expectExactly(b, ids);
+        expect((await distribute(a)).status).to.equal(200);
+        expect(await outbound(a, b)).to.include({ outcome: 'ok' });
+        await settled(b, ids.length, 60000);
+        await expectExactly(b, ids);
+      });
+    });
+  }
+});

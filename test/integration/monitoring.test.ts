@@ -1,0 +1,158 @@
+/**
+ * /metrics (issue 17) on real nodes: parsed with an independent Prometheus text parser, counters
+ * that move with requests, publish, distribution and inbound processing; one registry per node
+ * (two nodes in this process count apart); view build lag; the loopback monitoring port.
+ */
+import { expect } from 'chai';
+import { register as globalRegistry } from 'prom-client';
+import { getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
+import { nsdlDocs } from '../support/documents.js';
+import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { scrape } from '../support/prometheus.js';
+import { onCouchDB } from '../support/store.js';
+import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
+
+describe('/metrics', function () {
+  this.timeout(120000);
+  let net: TestNetwork;
+  let a: NetworkNode;
+  let b: NetworkNode;
+  const metricsOf = (entry: NetworkNode) => scrape(`${entry.node.url}/metrics`, authOf(entry.admin));
+
+  before(async () => {
+    net = await startTestNetwork({ nodes: 2, topology: 'chain' });
+    [a, b] = net.nodes as [NetworkNode, NetworkNode];
+  });
+  after(async () => { await net.stop(); });
+
+  it('answers only network_admin accounts: 401 with WWW-Authenticate otherwise', async () => {
+    const anonymous = await getJson(`${a.node.url}/metrics`);
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.body.OK).to.equal(false);
+    expect(anonymous.headers.get('www-authenticate')).to.match(/^Basic /);
+    expect((await getJson(`${a.node.url}/metrics`, { headers: authOf(a.publisher) })).status).to.equal(401);
+    expect((await getJson(`${a.node.url}/metrics`, { headers: authOf({ user: a.admin.user, password: 'wrong' }) })).status).to.equal(401);
+    expect((await getJson(`${a.node.url}/dashboard`)).status).to.equal(401);
+  });
+
+  it('counts requests per service, route and status, and documents published and rejected by reason', async () => {
+    const before = await metricsOf(a);
+    for (let i = 0; i < 3; i += 1) expect((await fetch(`${a.node.url}/status`)).status).to.equal(200);
+    expect((await fetch(`${a.node.url}/no-such-endpoint`)).status).to.equal(404);
+    await publish(a, nsdlDocs(3));
+    const [valid] = nsdlDocs(1);
+    const rejected = await postJson(`${a.node.url}/publish`, { documents: [{ ...valid, doc_type: 'not a type' }, valid] }, authOf(a.publisher));
+    expect(rejected.body.document_results).to.have.length(2);
+    const after = await metricsOf(a);
+    const moved = (name: string, labels: Record<string, string> = {}): number => after.value(name, labels) - before.value(name, labels);
+
+    expect(moved('lr_http_requests_total', { service: 'node', route: '/status', method: 'GET', status: '200' })).to.equal(3);
+    expect(moved('lr_http_request_duration_seconds_count', { service: 'node', route: '/status', status: '200' })).to.equal(3);
+    expect(moved('lr_http_requests_total', { route: 'unmatched', status: '404' })).to.equal(1);
+    expect(moved('lr_http_requests_total', { service: 'publish', route: '/publish', method: 'POST', status: '200' })).to.equal(2);
+    expect(moved('lr_documents_published_total')).to.equal(4);
+    expect(moved('lr_documents_rejected_total', { reason: 'invalid_document' })).to.equal(1);
+    const status = await getJson(`${a.node.url}/status`);
+    expect(after.value('lr_documents_stored')).to.equal(status.body.doc_count).and.to.equal(4);
+    expect(after.family('lr_http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
+  });
+
+  it('reports the store, the embedded store restarts and the Node process', async () => {
+    const scraped = await metricsOf(a);
+    expect(scraped.value('lr_store_up')).to.equal(1);
+    expect(scraped.value('lr_store_response_seconds')).to.be.above(0);
+    // Only a node that runs the embedded store has a supervisor whose restarts count.
+    expect(scraped.family('lr_embedded_store_restarts_total')?.metrics[0]?.value).to.equal(onCouchDB ? undefined : '0');
+    expect(scraped.value('lr_incoming_backlog_documents')).to.equal(0);
+    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+      expect(scraped.family(name), name).to.not.equal(undefined);
+    }
+  });
+
+  it('counts distribution runs per destination with documents sent and duration, and inbound processing at the destination', async () => {
+    const destination = b.node.publicUrl;
+    const sourceBefore = await metricsOf(a);
+    expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+    await settled(b, 4);
+    const source = await metricsOf(a);
+    const sent = (scrape_: typeof source): number => scrape_.value('lr_distribution_documents_sent_total', { destination });
+    expect(source.value('lr_distribution_runs_total', { destination, outcome: 'ok' }) - sourceBefore.value('lr_distribution_runs_total', { destination, outcome: 'ok' })).to.equal(1);
+    expect(sent(source) - sent(sourceBefore)).to.equal(4);
+    expect(source.value('lr_distribution_duration_seconds_count', { destination })).to.equal(1);
+    expect(source.value('lr_distribution_last_outcome', { destination, outcome: 'ok' })).to.equal(1);
+    expect(source.value('lr_distribution_last_outcome', { destination, outcome: 'failed' })).to.equal(0);
+    expect(source.value('lr_distribution_last_run_timestamp_seconds', { destination })).to.be.closeTo(Date.now() / 1000, 120);
+
+    const arrived = await metricsOf(b);
+    expect(arrived.value('lr_incoming_documents_total', { outcome: 'stored' })).to.equal(4);
+    expect(arrived.value('lr_incoming_backlog_documents')).to.equal(0);
+    expect(arrived.value('lr_documents_stored')).to.equal(4);
+  });
+
+  it('keeps each node process\'s counters apart: a registry per node, never prom-client\'s global one', async () => {
+    const [ofA, ofB] = await Promise.all([metricsOf(a), metricsOf(b)]);
+    expect(ofA.value('lr_documents_published_total')).to.equal(4);
+    expect(ofB.value('lr_documents_published_total')).to.equal(0);
+    expect(ofB.value('lr_http_requests_total', { route: '/publish' })).to.equal(0);
+    expect(await globalRegistry.getMetricsAsJSON()).to.deep.equal([]);
+  });
+
+  it('reports view build lag per design document: behind after writes, 0 once the view is read', async () => {
+    const lag = async (designDoc: string): Promise<number> => (await metricsOf(b)).value('lr_view_build_lag_changes', { database: b.node.names.resourceData, design_doc: designDoc });
+    expect((await metricsOf(b)).family('lr_view_build_lag_changes')?.metrics.map((sample) => sample.labels?.design_doc)).to.include.members(['harvest', 'node-status', 'oai-pmh', 'obtain', 'slice']);
+    await publish(b, nsdlDocs(2));
+    expect(await lag('oai-pmh')).to.be.at.least(2);
+    const listed = await fetch(`${b.node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=oai_dc`);
+    expect(listed.status).to.equal(200);
+    expect(await lag('oai-pmh')).to.equal(0);
+  });
+});
+
+describe('the loopback monitoring port (MONITORING_PORT)', function () {
+  this.timeout(60000);
+  let node: TestNode;
+
+  // The store-down test kills the embedded store: this node always runs one (an empty
+  // COUCHDB_URL is unset), also when the suite runs on CouchDB.
+  before(async () => { node = await startTestNode({ env: { MONITORING_PORT: '0', COUCHDB_URL: '' } }); });
+  after(async () => { await node?.stop(); });
+
+  it('serves /metrics and /dashboard without credentials on 127.0.0.1 only, and nothing else', async () => {
+    expect(node.monitoringUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const scraped = await scrape(`${node.monitoringUrl}/metrics`);
+    expect(scraped.value('lr_store_up')).to.equal(1);
+    const dashboard = await fetch(`${node.monitoringUrl}/dashboard`);
+    expect(dashboard.status).to.equal(200);
+    expect(await dashboard.text()).to.contain('Node dashboard');
+    const other = await getJson(`${node.monitoringUrl}/status`);
+    expect(other.status).to.equal(404);
+    expect(other.body.OK).to.equal(false);
+    expect((await getJson(`${node.url}/metrics`)).status).to.equal(401);
+  });
+
+  it('reports the store down (store_up 0, the dashboard says so), then its restart', async () => {
+    const embedded = node.embedded as EmbeddedCouch;
+    const pid = embedded.pid as number;
+    const exited = new Promise((resolve) => { const check = setInterval(() => { try { process.kill(pid, 0); } catch { clearInterval(check); resolve(undefined); } }, 5); });
+    process.kill(pid, 'SIGKILL');
+    await exited;
+    // The supervisor waits 200 ms before restarting: meanwhile the store does not answer.
+    const [down, page] = await Promise.all([scrape(`${node.monitoringUrl}/metrics`), fetch(`${node.monitoringUrl}/dashboard`).then((response) => response.text())]);
+    expect(down.value('lr_store_up')).to.equal(0);
+    expect(down.value('lr_documents_stored')).to.be.NaN;
+    expect(down.value('lr_incoming_backlog_documents')).to.be.NaN;
+    expect(down.family('lr_view_build_lag_changes')?.metrics ?? []).to.deep.equal([]);
+    expect(page).to.match(/<dd id="store-health"><span class="bad">down<\/span>/);
+    expect(page).to.match(/<dd id="documents-stored">unknown<\/dd>/);
+    await embedded.whenRunning();
+    const up = await scrape(`${node.monitoringUrl}/metrics`);
+    expect(up.value('lr_store_up')).to.equal(1);
+    expect(up.value('lr_embedded_store_restarts_total')).to.equal(1);
+  });
+
+  it('answers an unknown dashboard asset with a JSON 404', async () => {
+    const missing = await getJson(`${node.monitoringUrl}/dashboard/assets/..%2Fpackage.json`);
+    expect(missing.status).to.equal(404);
+    expect(missing.body.OK).to.equal(false);
+  });
+});
