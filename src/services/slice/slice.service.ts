@@ -12,6 +12,7 @@ import { requestFingerprint } from '../../domain/resumption-token.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { badRequest } from '../../errors/app-error.js';
 import type { StoredDoc } from '../../storage/documents.js';
+import { publicFields } from '../../domain/ownership.js';
 import { compareRows, type SliceBounds, type SliceIndexKey, type SliceRepository, type SliceRow } from '../../storage/slice-repository.js';
 import type { SliceArgs } from './slice-args.js';
 import { identitiesOf, isLive, tagsOf } from './slice-match.js';
@@ -79,7 +80,7 @@ export class SliceService {
     return {
       replyStart,
       keyCount: indexes.length,
-      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: withoutCouchFields(entry.doc) })),
+      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicFields(entry.doc) })),
       resultCount: page.entries.length,
       replyEnd: this.clock().toISOString(),
       ...(token === undefined ? {} : { resumption_token: token }),
@@ -162,9 +163,4 @@ export class SliceService {
 
 interface Page { entries: { id: string; doc?: StoredDoc }[]; next: SliceRow | undefined }
 
-function withoutCouchFields(doc: StoredDoc): Record<string, unknown> {
-  const { _id, _rev, ...rest } = doc;
-  void _id;
-  void _rev;
-  return rest;
-}
+
