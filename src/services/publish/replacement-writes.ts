@@ -19,7 +19,7 @@ export async function replacementRefusal(docId: string, doc: Envelope, replaces:
   if (existing?.doc_type === 'tombstone') return 'rejected replacement: this doc_ID has been replaced and cannot be published again';
   const targets = [...(existing ? [existing] : []), ...replaces.map((id) => state.get(id)).filter((d): d is StoredDoc => d !== undefined && d.doc_type !== 'tombstone')];
   for (const original of targets) {
-    const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: account && isOwnedBy(original, account) });
+    const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: account && isOwnedBy(original, account), sameDocId: original === existing });
     if (!decision.permitted) return `rejected replacement: ${decision.reason}`;
   }
   return undefined;
