@@ -14,7 +14,7 @@ import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces.js';
 import { escapeXml, xmlText } from './xml-chars.js';
 import {
-  LR_NS, OAI_IDENTIFIER_NS, OAI_IDENTIFIER_SCHEMA, OAI_NS, OAI_SCHEMA,
+  LR_NS, OAI_NS, OAI_SCHEMA,
   type OaiBody, type OaiHeader, type OaiIdentify, type OaiRecord, type OaiResponse, type OaiToken,
 } from './response.js';
 
@@ -87,15 +87,6 @@ function identifyBody(w: Writer, identify: OaiIdentify): void {
   leaf(w, 'earliestDatestamp', identify.earliestDatestamp);
   leaf(w, 'deletedRecord', identify.deletedRecord);
   leaf(w, 'granularity', identify.granularity);
-  if (identify.oaiIdentifier) {
-    w.ele('description');
-    w.ele(OAI_IDENTIFIER_NS, 'oai-identifier', { 'xmlns:xsi': XSI, 'xsi:schemaLocation': `${OAI_IDENTIFIER_NS} ${OAI_IDENTIFIER_SCHEMA}` });
-    leaf(w, 'scheme', 'oai');
-    leaf(w, 'repositoryIdentifier', identify.oaiIdentifier.repositoryIdentifier);
-    leaf(w, 'delimiter', ':');
-    leaf(w, 'sampleIdentifier', identify.oaiIdentifier.sampleIdentifier);
-    w.up().up();
-  }
   w.up();
 }
 

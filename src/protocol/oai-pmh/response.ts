@@ -3,8 +3,6 @@
 export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 export const OAI_SCHEMA = 'http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd';
 export const LR_NS = 'http://www.learningregistry.org/OAI/2.0/';
-export const OAI_IDENTIFIER_NS = 'http://www.openarchives.org/OAI/2.0/oai-identifier';
-export const OAI_IDENTIFIER_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai-identifier.xsd';
 
 export type OaiErrorCode = 'badVerb' | 'badArgument' | 'badResumptionToken' | 'cannotDisseminateFormat' | 'idDoesNotExist' | 'noRecordsMatch' | 'noMetadataFormats' | 'noSetHierarchy';
 
@@ -26,8 +24,6 @@ export interface OaiIdentify {
   earliestDatestamp: string;
   deletedRecord: 'no' | 'persistent' | 'transient';
   granularity: 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
-  /** The oai-identifier description (OAI-PMH 2.0 guidelines, "OAI Identifier Format"). */
-  oaiIdentifier?: { repositoryIdentifier: string; sampleIdentifier: string };
 }
 
 export type OaiBody =

@@ -9,13 +9,22 @@ import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { responseDate } from './harvest-dates.js';
-import { HARVEST_VERBS, HarvestError, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
+import { HARVEST_VERBS, HarvestError, flagArg, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
+
+/** A flag as JSON boolean whichever spelling was sent (`T`, `true`, true); a value that is no flag is echoed as sent (the answer is badArgument). */
+function echoFlag(args: HarvestArgs, name: string, fallback: boolean): boolean | string {
+  try {
+    return flagArg(args, name) ?? fallback;
+  } catch {
+    return String(args[name]);
+  }
+}
 
 /** The arguments each verb echoes in `request` (spec path table: "request adds ..."). */
 function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
   if (verb === 'getrecord') {
-    return { identifier: args.request_ID ?? null, by_doc_ID: args.by_doc_ID ?? false, by_resource_ID: args.by_resource_ID ?? true };
+    return { identifier: args.request_ID ?? null, by_doc_ID: echoFlag(args, 'by_doc_ID', false), by_resource_ID: echoFlag(args, 'by_resource_ID', true) };
   }
   if (verb === 'listrecords' || verb === 'listidentifiers') {
     return { from: args.from ?? null, until: args.until ?? null, ...(args.resumption_token !== undefined ? { resumption_token: args.resumption_token } : {}) };

@@ -16,7 +16,6 @@ import { docIdentifier, showDeleted, type OaiContext } from './oai-context.js';
 export async function identify(context: OaiContext): Promise<OaiBody> {
   const { settings } = context;
   const earliest = await earliestTimestamp(context.store, settings.earliestBound, showDeleted(context));
-  const sample = typeof settings.node.node_id === 'string' && /^[\w.-]+$/.test(settings.node.node_id) ? settings.node.node_id : 'doc-1';
   return {
     kind: 'Identify',
     identify: {
@@ -26,7 +25,8 @@ export async function identify(context: OaiContext): Promise<OaiBody> {
       earliestDatestamp: datestamp(earliest ?? settings.earliestBound ?? context.clock().toISOString(), settings.granularity),
       deletedRecord: settings.deletedPolicy,
       granularity: settings.granularity,
-      oaiIdentifier: { repositoryIdentifier: context.repositoryIdentifier, sampleIdentifier: `oai:${context.repositoryIdentifier}:${sample}` },
+      // No oai-identifier description: headers carry the doc_ID itself (spec: identifier = doc_ID),
+      // and Identify describes only what the headers use (new doc_IDs are urn:uuid URIs).
     },
   };
 }

@@ -129,7 +129,8 @@ export class PublishService {
       const checked = await this.checks.check(doc, context);
       if (!checked.ok) { result.error = checked.error; continue; }
       const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
-      const docId = supplied ? String(doc.doc_ID) : randomUUID().replace(/-/g, '');
+      // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
+      const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
       result.doc_ID = docId;
       if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
