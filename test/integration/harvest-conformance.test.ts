@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import { assertValidOai } from '../support/xml.js';
+import { nodeTimestamp } from '../../src/domain/timestamps.js';
 
 const run = promisify(execFile);
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
@@ -21,6 +22,8 @@ type Result = { doc_ID: string; OK: boolean; error?: string };
 const identifiers = (xml: string): string[] => [...xml.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => m[1] as string);
 const tokenOf = (xml: string): string | undefined => /<resumptionToken[^>]*>([^<]*)<\/resumptionToken>|<resumptionToken[^>]*\/>/.exec(xml)?.[1] ?? (/<resumptionToken[^>]*\/>/.test(xml) ? '' : undefined);
 const errorCode = (xml: string): string | undefined => /<error code="([^"]+)"/.exec(xml)?.[1];
+
+const dc = (title: string): string => `<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title></oai_dc:dc>`;
 
 export function plainDoc(fields: Doc = {}): Doc {
   const { doc_ID: _id, ...doc } = nsdlDocs(1)[0] as Doc;
@@ -117,6 +120,110 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
       expect(spelled.body.request).to.include({ by_doc_ID: true, by_resource_ID: false });
       const posted = await postJson(`${node.url}/harvest/getrecord`, { request_ID: 'echo-1', by_doc_ID: 'T' });
       expect(posted.body.request).to.include({ by_doc_ID: true, by_resource_ID: true });
+    });
+  });
+  /** Stores documents as an older node version did (publish now refuses what they hold), after everything published so far. */
+  async function storeLegacy(format: string, entries: [string, unknown][]): Promise<void> {
+    // Stamped after what was published, and not in the future (a list ends at the time of its first page).
+    await new Promise((resolve) => setTimeout(resolve, 20 + entries.length));
+    const now = Date.now();
+    const docs = entries.map(([id, data], i) => {
+      const stamp = nodeTimestamp(new Date(now - entries.length + i));
+      return { ...plainDoc({ payload_schema: [format], resource_data: data }), _id: id, doc_ID: id, publish_node: 't', publishing_node: 't', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp };
+    });
+    await node.couch.use(node.names.resourceData).bulk({ docs: docs as never[] });
+  }
+
+  describe('7. a list never ends in an error half-way', () => {
+    it('100 records and 3 whose metadata cannot be emitted: every page is valid, the list ends normally', async () => {
+      const good = Array.from({ length: 100 }, (_, i) => plainDoc({ doc_ID: `tail-${String(i).padStart(3, '0')}`, payload_schema: ['tail_fmt'], resource_data: dc(`tail ${i}`) }));
+      expect((await publish(good)).every((r) => r.OK)).to.equal(true);
+      await storeLegacy('tail_fmt', [['tail-broken-1', '<broken>'], ['tail-broken-2', '<broken>'], ['tail-broken-3', '<broken>']]);
+      const records = await harvest('ListRecords', 'metadataPrefix=tail_fmt');
+      expect(records.ids).to.have.length(100);
+      expect(new Set(records.ids)).to.deep.equal(new Set(good.map((doc) => doc.doc_ID)));
+      expect(records.pages.at(-1)).to.match(/<resumptionToken[^>]*completeListSize="100"[^>]*\/>|<resumptionToken[^>]*completeListSize="100"[^>]*><\/resumptionToken>/);
+      const headers = await harvest('ListIdentifiers', 'metadataPrefix=tail_fmt');
+      expect(headers.ids).to.deep.equal(records.ids);
+    });
+
+    it('records deleted after the token was issued: the resumed list ends with no record and an empty token, schema-valid', async () => {
+      const docs = Array.from({ length: PAGE + 2 }, (_, i) => plainDoc({ doc_ID: `gone-${String(i).padStart(2, '0')}`, payload_schema: ['gone_fmt'], resource_data: dc(`gone ${i}`) }));
+      expect((await publish(docs)).every((r) => r.OK)).to.equal(true);
+      const tokens = new Map<string, string>();
+      for (const verb of ['ListRecords', 'ListIdentifiers']) {
+        const first = await oai(`verb=${verb}&metadataPrefix=gone_fmt`);
+        assertValidOai(first.text, 'official');
+        expect(identifiers(first.text)).to.have.length(PAGE);
+        const token = tokenOf(first.text) as string;
+        expect(token).to.be.a('string').and.not.equal('');
+        tokens.set(verb, token);
+      }
+      const removal = await postJson(`${node.url}/delete`, { request_IDs: ['gone-10', 'gone-11'] }, AUTH);
+      expect((removal.body.document_results as Result[]).every((r) => r.OK)).to.equal(true);
+      for (const [verb, token] of tokens) {
+        const rest = await oai(`verb=${verb}&resumptionToken=${encodeURIComponent(token)}`);
+        expect(errorCode(rest.text), rest.text).to.equal(undefined);
+        assertValidOai(rest.text, 'extension');
+        expect(identifiers(rest.text)).to.deep.equal([]);
+        expect(tokenOf(rest.text)).to.equal('');
+      }
+    });
+  });
+
+  describe('8. ListIdentifiers and ListRecords agree; publish checks inline XML', () => {
+    it('publish refuses inline XML that is not well-formed, holds characters XML forbids, or is no string under an XML format', async () => {
+      const results = await publish([
+        plainDoc({ doc_ID: 'bad-1', payload_schema: ['tail_fmt'], resource_data: '<broken>' }),
+        plainDoc({ doc_ID: 'bad-2', payload_schema: ['tail_fmt'], resource_data: dc('control \u0001 character') }),
+        plainDoc({ doc_ID: 'bad-3', payload_schema: ['nsdl_dc'], resource_data: { title: 'a JSON object' } }),
+        plainDoc({ doc_ID: 'bad-4', payload_schema: ['nsdl_dc'], resource_data: 'plain text' }),
+        plainDoc({ doc_ID: 'fine-1', payload_schema: ['LR Paradata 1.0'], resource_data: { activity: { verb: 'viewed' } } }),
+        plainDoc({ doc_ID: 'fine-2', payload_schema: ['tail_fmt'], resource_data: dc('fine') }),
+      ]);
+      expect(results.map((r) => r.OK)).to.deep.equal([false, false, false, false, true, true]);
+      for (const result of results.slice(0, 4)) expect(result.error, result.doc_ID).to.match(/^invalid document: /);
+      expect(await getJson(`${node.url}/obtain?request_ID=bad-1&by_doc_ID=T`)).to.have.nested.property('body.documents[0].document', null);
+    });
+
+    it('stored records whose metadata cannot be emitted are left out of both verbs alike', async () => {
+      const good = Array.from({ length: 5 }, (_, i) => plainDoc({ doc_ID: `agree-${i}`, payload_schema: ['agree_fmt'], resource_data: dc(`agree ${i}`) }));
+      expect((await publish(good)).every((r) => r.OK)).to.equal(true);
+      await storeLegacy('agree_fmt', [['agree-ctl', dc('control \u0001')], ['agree-broken', '<a><b></a>'], ['agree-json', { title: 'JSON under an XML format' }]]);
+      const records = await harvest('ListRecords', 'metadataPrefix=agree_fmt');
+      const headers = await harvest('ListIdentifiers', 'metadataPrefix=agree_fmt');
+      expect(records.ids).to.deep.equal(['agree-0', 'agree-1', 'agree-2', 'agree-3', 'agree-4']);
+      expect(headers.ids).to.deep.equal(records.ids);
+    });
+  });
+
+  describe('9. inline XML in no namespace keeps responses valid', () => {
+    it('is served wrapped in lr:xml_resource_data under the extension schema, by GetRecord and ListRecords', async () => {
+      const [result] = await publish([plainDoc({ doc_ID: 'plain-1', payload_schema: ['plain_xml'], resource_data: '<record><title>plain</title></record>' })]);
+      expect(result?.OK, result?.error).to.equal(true);
+      for (const query of ['verb=GetRecord&identifier=plain-1&metadataPrefix=plain_xml', 'verb=ListRecords&metadataPrefix=plain_xml']) {
+        const { text } = await oai(query);
+        assertValidOai(text, 'extension');
+        expect(text).to.include('<metadata><lr:xml_resource_data xmlns:lr="http://www.learningregistry.org/OAI/2.0/"><record xmlns=""><title>plain</title></record></lr:xml_resource_data></metadata>');
+      }
+    });
+  });
+
+  describe('12. no page of a single record', () => {
+    it('a record that would be alone on the next page is included in this one', async () => {
+      const docs = Array.from({ length: 2 * PAGE + 1 }, (_, i) => plainDoc({ doc_ID: `one-${String(i).padStart(2, '0')}`, payload_schema: ['one_fmt'], resource_data: dc(`one ${i}`) }));
+      expect((await publish(docs.slice(0, PAGE + 1))).every((r) => r.OK)).to.equal(true);
+      for (const verb of ['ListRecords', 'ListIdentifiers']) {
+        const whole = await harvest(verb, 'metadataPrefix=one_fmt');
+        expect(whole.sizes, verb).to.deep.equal([PAGE + 1]);
+        expect(tokenOf(whole.pages[0] as string)).to.equal(undefined);
+      }
+      expect((await publish(docs.slice(PAGE + 1))).every((r) => r.OK)).to.equal(true);
+      for (const verb of ['ListRecords', 'ListIdentifiers']) {
+        const whole = await harvest(verb, 'metadataPrefix=one_fmt');
+        expect(whole.sizes, verb).to.deep.equal([PAGE, PAGE + 1]);
+        expect(whole.ids).to.have.length(2 * PAGE + 1);
+      }
     });
   });
 });

@@ -186,7 +186,8 @@ describe('OAI-PMH 2.0', () => {
       expect(pages.length).to.equal(4);
       expect(pages[0]).to.match(/<resumptionToken cursor="0" expirationDate="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]+<\/resumptionToken>/);
       expect(pages[1]).to.match(/cursor="5"/);
-      expect(pages[3]).to.match(/<resumptionToken cursor="14" completeListSize="18"\/>/);
+      // Pages are full: a record left out is made up from the next rows (issue 13, items 7-8).
+      expect(pages[3]).to.match(/<resumptionToken cursor="15" completeListSize="18"\/>/);
       const all = pages.join('');
       expect(all).to.include('<dc:title>With a prolog</dc:title>');
       expect(all).to.not.include('<!DOCTYPE');
@@ -197,9 +198,9 @@ describe('OAI-PMH 2.0', () => {
       expect(all).to.include('<dc:title>Record 3 &amp; more</dc:title>');
     });
 
-    it('ListIdentifiers: same selection, headers only, inclusive [from, until]', async () => {
+    it('ListIdentifiers: same selection as ListRecords (dc-broken left out by both), headers only, inclusive [from, until]', async () => {
       const { ids } = await harvest(node, 'ListIdentifiers', 'metadataPrefix=oai_dc&from=2021-06-01T00:00:10Z&until=2021-06-01T00:00:41Z');
-      expect(ids).to.deep.equal(['dc-10', 'dc-11', 'dc-prolog', 'dc-broken', 'dc-linked', 'dc-attached', 'dc-marked', 'dc-tomb']);
+      expect(ids).to.deep.equal(['dc-10', 'dc-11', 'dc-prolog', 'dc-linked', 'dc-attached', 'dc-marked', 'dc-tomb']);
       const nsdl = await harvest(node, 'ListRecords', 'metadataPrefix=nsdl_dc');
       expect(nsdl.ids).to.deep.equal(['nsdl-0', 'nsdl-1', 'nsdl-2', 'nsdl-3']);
       expect(nsdl.pages[0]).to.include('<nsdl_dc:nsdl_dc');

@@ -8,7 +8,9 @@
  * xsi:schemaLocation names the official schema, or the node's extension schema when the
  * response uses an extension of the spec ("OAI-PMH Harvest (XML)"): the by_doc_ID /
  * by_resource_ID arguments, several GetRecord records, a metadata format without a known schema
- * or namespace, or JSON metadata (the JSON metadataPrefix).
+ * or namespace, JSON metadata (the JSON metadataPrefix), inline XML in no namespace (wrapped in
+ * lr:xml_resource_data), or a resumed list that ends with no
+ * record (its last records were deleted after the token was issued).
  */
 import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces.js';
@@ -26,7 +28,10 @@ export function usesExtension(response: OaiResponse): boolean {
   const { body } = response;
   if (body.kind === 'GetRecord' && body.records.length > 1) return true;
   if (body.kind === 'ListMetadataFormats' && body.formats.some((f) => f.schema === undefined || f.metadataNamespace === undefined)) return true;
-  if (body.kind === 'GetRecord' || body.kind === 'ListRecords') return body.records.some((r) => r.metadata !== undefined && 'json' in r.metadata);
+  // A resumed list whose remaining records were deleted meanwhile ends with no record and an empty token.
+  if (body.kind === 'ListRecords' && body.records.length === 0) return true;
+  if (body.kind === 'ListIdentifiers') return body.headers.length === 0;
+  if (body.kind === 'GetRecord' || body.kind === 'ListRecords') return body.records.some((r) => r.metadata !== undefined && ('json' in r.metadata || r.metadata.wrapped === true));
   return false;
 }
 

@@ -8,8 +8,8 @@ export type OaiErrorCode = 'badVerb' | 'badArgument' | 'badResumptionToken' | 'c
 
 export interface OaiHeader { identifier: string; datestamp: string; deleted: boolean }
 
-/** Metadata: a checked XML fragment (inserted as it is) or a JSON document (the JSON prefix). */
-export type OaiMetadata = { xml: string } | { json: unknown };
+/** Metadata: a checked XML fragment (inserted as it is; `wrapped` in an element of the extension schema) or a JSON document (the JSON prefix). */
+export type OaiMetadata = { xml: string; wrapped?: true } | { json: unknown };
 
 export interface OaiRecord { header: OaiHeader; metadata?: OaiMetadata }
 

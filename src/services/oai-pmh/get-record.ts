@@ -30,7 +30,7 @@ export async function getRecord(args: Record<string, string>, context: OaiContex
     if (json) { records.push({ header, metadata: { json: publicDocument(doc) } }); continue; }
     const fragment = fragments[index++];
     if (!fragment?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${fragment?.reason ?? 'no data'}`);
-    records.push({ header, metadata: { xml: fragment.xml } });
+    records.push({ header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } });
   }
   return { kind: 'GetRecord', records };
 }
