@@ -74,7 +74,7 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
   before(async () => {
     const data = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }] };
     node = await startTestNode({ nodeConfig: {
-      services: { oai_pmh: { service_data: data }, harvest: { service_data: data }, slice: { service_data: { doc_limit: PAGE } } },
+      services: { oai_pmh: { service_data: data }, harvest: { service_data: data }, slice: { service_data: { doc_limit: PAGE, id_limit: 100, flow_control: true } } },
     } });
     await addAccount(node, 'alice', 'alice-password-1');
   });
@@ -107,6 +107,26 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
       const identify = await oai('verb=Identify');
       assertValidOai(identify.text, 'official');
       expect(identify.text).not.to.include('oai-identifier');
+    });
+  });
+
+  describe('4. a slice continues from resumption_token alone', () => {
+    it('the token alone gives the next pages; a token with other arguments is still refused', async () => {
+      const docs = Array.from({ length: 2 * PAGE + 3 }, (_, i) => plainDoc({ doc_ID: `slice-${String(i).padStart(2, '0')}`, keys: ['slice-alone'] }));
+      expect((await publish(docs)).every((r) => r.OK)).to.equal(true);
+      const ids: string[] = [];
+      let page = await getJson(`${node.url}/slice?any_tags=slice-alone`);
+      const firstToken = page.body.resumption_token as string;
+      for (let guard = 0; guard < 10; guard += 1) {
+        expect(page.status, JSON.stringify(page.body)).to.equal(200);
+        ids.push(...(page.body.documents as { doc_ID: string }[]).map((d) => d.doc_ID));
+        if (typeof page.body.resumption_token !== 'string') break;
+        page = await getJson(`${node.url}/slice?resumption_token=${encodeURIComponent(page.body.resumption_token)}`);
+      }
+      expect(ids).to.deep.equal(docs.map((doc) => doc.doc_ID));
+      const other = await getJson(`${node.url}/slice?any_tags=other&resumption_token=${encodeURIComponent(firstToken)}`);
+      expect(other.status).to.equal(400);
+      expect(other.body).to.deep.equal({ OK: false, error: 'flow control error: the resumption token was issued for other request arguments' });
     });
   });
 
