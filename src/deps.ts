@@ -82,6 +82,7 @@ export function buildDeps(input: DepsInput): Deps {
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock);
+  const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   return {
     config: input.config,
     logger: input.logger,
@@ -95,8 +96,8 @@ export function buildDeps(input: DepsInput): Deps {
     remove: new DeleteService(resources, clock),
     slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
-    harvest: new HarvestService(harvestStore, settings, nodes, tokens, clock),
-    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl),
+    harvest,
+    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl, harvest),
     tokens,
     nodes,
     resources,

@@ -130,16 +130,54 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
     });
   });
 
+  describe('5. OAI-PMH with the JSON prefix answers as Basic Harvest', () => {
+    it('GetRecord, ListRecords (with its tokens) and ListIdentifiers are application/json, the documents complete', async () => {
+      const docs = Array.from({ length: PAGE + 2 }, (_, i) => plainDoc({ doc_ID: `json-${String(i).padStart(2, '0')}`, keys: ['json-prefix'] }));
+      expect((await publish(docs)).every((r) => r.OK)).to.equal(true);
+      const record = await oai(`verb=GetRecord&identifier=json-03&metadataPrefix=${JSON_PREFIX}`);
+      expect(record.status).to.equal(200);
+      expect(record.type).to.equal('application/json; charset=utf-8');
+      const body = JSON.parse(record.text) as Record<string, unknown>;
+      expect(body).to.include({ OK: true });
+      expect(body.request).to.include({ verb: 'getrecord', identifier: 'json-03', by_doc_ID: 'F', by_resource_ID: 'T' });
+      const direct = await getJson(`${node.url}/harvest/getrecord?request_ID=json-03`);
+      expect(body.getrecord).to.deep.equal(direct.body.getrecord);
+      const [first] = ((body.getrecord as { record: { resource_data: Doc }[] }).record);
+      expect(first?.resource_data).to.include({ doc_ID: 'json-03', resource_data: docs[3]?.resource_data });
+      // A list pages with resumption tokens that continue with the token alone, as OAI-PMH does.
+      const ids: string[] = [];
+      let query = `verb=ListIdentifiers&metadataPrefix=${JSON_PREFIX}`;
+      for (let guard = 0; guard < 20; guard += 1) {
+        const page = await oai(query);
+        expect(page.type).to.equal('application/json; charset=utf-8');
+        const answer = JSON.parse(page.text) as { OK: boolean; listidentifiers: { header: { identifier: string } }[]; resumption_token?: string | null };
+        expect(answer.OK, page.text.slice(0, 300)).to.equal(true);
+        ids.push(...answer.listidentifiers.map((item) => item.header.identifier));
+        if (typeof answer.resumption_token !== 'string') break;
+        query = `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(answer.resumption_token)}`;
+      }
+      expect(ids).to.include.members(docs.map((doc) => doc.doc_ID as string));
+      const missing = JSON.parse((await oai(`verb=GetRecord&identifier=nothing-here&metadataPrefix=${JSON_PREFIX}`)).text) as Record<string, unknown>;
+      expect(missing).to.include({ OK: false, error: 'idDoesNotExist' });
+      // Every other prefix stays XML.
+      const xml = await oai('verb=GetRecord&identifier=json-03&metadataPrefix=nsdl_dc');
+      expect(xml.type).to.match(/^text\/xml/);
+      assertValidOai(xml.text, 'official');
+    });
+  });
+
   describe('11. the getrecord request echo', () => {
-    it('echoes both flags as JSON booleans, whatever spelling was sent', async () => {
+    it('echoes both flags in one type, the spec\'s T/F, whatever spelling was sent or defaulted', async () => {
       const [result] = await publish([plainDoc({ doc_ID: 'echo-1' })]);
       expect(result?.OK).to.equal(true);
       const byDoc = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1&by_doc_ID=true`);
-      expect(byDoc.body.request).to.include({ identifier: 'echo-1', by_doc_ID: true, by_resource_ID: true });
-      const spelled = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1&by_doc_ID=T&by_resource_ID=F`);
-      expect(spelled.body.request).to.include({ by_doc_ID: true, by_resource_ID: false });
-      const posted = await postJson(`${node.url}/harvest/getrecord`, { request_ID: 'echo-1', by_doc_ID: 'T' });
-      expect(posted.body.request).to.include({ by_doc_ID: true, by_resource_ID: true });
+      expect(byDoc.body.request).to.include({ identifier: 'echo-1', by_doc_ID: 'T', by_resource_ID: 'T' });
+      const spelled = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1&by_doc_ID=T&by_resource_ID=f`);
+      expect(spelled.body.request).to.include({ by_doc_ID: 'T', by_resource_ID: 'F' });
+      const posted = await postJson(`${node.url}/harvest/getrecord`, { request_ID: 'echo-1', by_doc_ID: true });
+      expect(posted.body.request).to.include({ by_doc_ID: 'T', by_resource_ID: 'T' });
+      const defaults = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1`);
+      expect(defaults.body.request).to.include({ by_doc_ID: 'F', by_resource_ID: 'T' });
     });
   });
   /** Stores documents as an older node version did (publish now refuses what they hold), after everything published so far. */

@@ -224,16 +224,15 @@ describe('OAI-PMH 2.0', () => {
       }
     });
 
-    it('the JSON prefix returns complete documents as JSON, under the extension schema', async () => {
-      const { xml } = await oai(node, `verb=ListRecords&metadataPrefix=${JSON_PREFIX}&until=2021-06-01T00:00:01Z`);
-      assertValidOai(xml, 'extension');
-      const json = /<lr:resource_data xmlns:lr="http:\/\/www.learningregistry.org\/OAI\/2.0\/">([^<]*)</.exec(xml)?.[1] as string;
-      const doc = JSON.parse(json.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Doc;
+    it('the JSON prefix returns complete documents as JSON, as Basic Harvest does (issue 13, item 5)', async () => {
+      const { xml, type } = await oai(node, `verb=ListRecords&metadataPrefix=${JSON_PREFIX}&until=2021-06-01T00:00:01Z`);
+      expect(type).to.match(/^application\/json/);
+      const doc = ((JSON.parse(xml) as { listrecords: { record: { resource_data: Doc } }[] }).listrecords[0]?.record.resource_data) as Doc;
       expect(doc.doc_ID).to.equal('dc-00');
       expect(doc).to.not.have.property('_rev');
       // The JSON prefix covers every document, including the deletion document.
-      const ids = identifiers((await oai(node, `verb=ListIdentifiers&metadataPrefix=${JSON_PREFIX}&from=2021-06-01T00:00:42Z`)).xml);
-      expect(ids).to.deep.equal(['del-doc', 'dc-shared']);
+      const listed = JSON.parse((await oai(node, `verb=ListIdentifiers&metadataPrefix=${JSON_PREFIX}&from=2021-06-01T00:00:42Z`)).xml) as { listidentifiers: { header: { identifier: string } }[] };
+      expect(listed.listidentifiers.map((item) => item.header.identifier)).to.deep.equal(['del-doc', 'dc-shared']);
     });
   });
 
@@ -278,8 +277,8 @@ describe('OAI-PMH 2.0', () => {
       assertValidOai(deleted.xml, 'official');
       expect(deleted.xml).to.include('<record><header status="deleted"><identifier>dc-marked</identifier><datestamp>2021-06-01T00:00:40Z</datestamp></header></record>');
       const json = await oai(node, `verb=GetRecord&identifier=nsdl-2&metadataPrefix=${JSON_PREFIX}`);
-      assertValidOai(json.xml, 'extension');
-      expect(json.xml).to.include('<lr:resource_data');
+      expect(json.type).to.match(/^application\/json/);
+      expect((JSON.parse(json.xml) as { getrecord: { record: { resource_data: Doc }[] } }).getrecord.record[0]?.resource_data.doc_ID).to.equal('nsdl-2');
     });
   });
 
