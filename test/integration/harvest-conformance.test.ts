@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
-import { nsdlDocs, type Doc } from '../support/documents.js';
+import { fixture, nsdlDocs, type Doc } from '../support/documents.js';
 import { assertValidOai } from '../support/xml.js';
 import { nodeTimestamp } from '../../src/domain/timestamps.js';
 
@@ -24,6 +24,24 @@ const tokenOf = (xml: string): string | undefined => /<resumptionToken[^>]*>([^<
 const errorCode = (xml: string): string | undefined => /<error code="([^"]+)"/.exec(xml)?.[1];
 
 const dc = (title: string): string => `<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title></oai_dc:dc>`;
+
+/** A stored-form sample as a publisher submits it: without the node's fields and the (unverifiable) signature. */
+function asSubmission(stored: Doc, id: string): Doc {
+  const { digital_signature: _s, publishing_node: _p, publish_node: _q, create_timestamp: _c, update_timestamp: _u, node_timestamp: _n, _id, _rev, ...doc } = stored;
+  void [_s, _p, _q, _c, _u, _n, _id, _rev];
+  return { ...doc, doc_ID: id, resource_locator: doc.resource_locator || `http://example.org/samples/${id}` };
+}
+
+const LOM = `<lom xmlns="http://ltsc.ieee.org/xsd/LOM"><general><identifier><catalog>URI</catalog><entry>http://example.org/lom/1</entry></identifier>
+<title><string language="en">Fractions with pizzas</string></title><language>en</language><description><string language="en">Adding fractions.</string></description>
+<keyword><string language="en">fractions</string></keyword><keyword><string language="en">arithmetic</string></keyword></general>
+<lifeCycle><contribute><role><source>LOMv1.0</source><value>author</value></role><entity>BEGIN:VCARD\nVERSION:3.0\nFN:Ada Teacher\nEND:VCARD</entity></contribute></lifeCycle>
+<technical><format>text/html</format><location>http://example.org/lom/1.html</location></technical>
+<educational><learningResourceType><source>LOMv1.0</source><value>exercise</value></learningResourceType></educational>
+<rights><description><string language="en">CC BY 4.0</string></description></rights></lom>`;
+
+const unescape = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const dcValues = (xml: string, element: string): string[] => [...xml.matchAll(new RegExp(`<dc:${element}>([^<]*)</dc:${element}>`, 'g'))].map((m) => unescape(m[1] as string));
 
 export function plainDoc(fields: Doc = {}): Doc {
   const { doc_ID: _id, ...doc } = nsdlDocs(1)[0] as Doc;
@@ -163,6 +181,78 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
       const xml = await oai('verb=GetRecord&identifier=json-03&metadataPrefix=nsdl_dc');
       expect(xml.type).to.match(/^text\/xml/);
       assertValidOai(xml.text, 'official');
+    });
+  });
+
+  describe('6. every record is available as oai_dc', () => {
+    const corpus = (): Doc[] => nsdlDocs(100).map((doc, i) => ({ ...doc, doc_ID: `dc-nsdl-${String(i).padStart(3, '0')}` }));
+    before(async () => {
+      const samples = [
+        asSubmission(fixture<Doc>('signatures/rd3-lrmi-microdata-json-signed-inbloom.json'), 'dc-lrmi'),
+        asSubmission(fixture<Doc>('corpus/paradata-0.json'), 'dc-comm-para'),
+        asSubmission(fixture<Doc>('signatures/rd3-lr-paradata-1.0-as-stored-signed.json'), 'dc-lr-paradata'),
+        plainDoc({ doc_ID: 'dc-lom', payload_schema: ['lom'], resource_data: LOM, resource_locator: 'http://example.org/lom/1' }),
+        plainDoc({ doc_ID: 'dc-jsonld', payload_schema: ['LRMI'], resource_data: { '@context': 'http://schema.org/', '@type': 'CreativeWork', name: 'Volcanoes', keywords: ['geology', 'earth'], author: { '@type': 'Person', name: 'B. Author' }, inLanguage: 'en' } }),
+      ];
+      const results = await publish([...corpus(), ...samples]);
+      expect(results.filter((r) => !r.OK)).to.deep.equal([]);
+    });
+
+    it('the nsdl_dc corpus is crosswalked: its DC elements, XSD-valid', async () => {
+      for (const [i, doc] of corpus().entries()) {
+        if (i % 9 !== 0) continue; // a sample of the corpus by GetRecord; the whole list is validated below
+        const { text } = await oai(`verb=GetRecord&identifier=${doc.doc_ID as string}&metadataPrefix=oai_dc`);
+        assertValidOai(text, 'official');
+        const payload = doc.resource_data as string;
+        const titles = [...payload.matchAll(/<dc:title[^>]*>([^<]*)<\/dc:title>/g)].map((m) => (m[1] as string).replace(/\s+/g, ' ').trim());
+        expect(dcValues(text, 'title'), doc.doc_ID as string).to.include.members(titles.filter((t) => t !== '' && !/[&<]/.test(t)));
+        expect(dcValues(text, 'identifier')).to.include(doc.resource_locator);
+      }
+    });
+
+    it('IEEE LOM, LRMI microdata and schema.org JSON-LD are crosswalked; other payloads get the envelope record', async () => {
+      const get = async (id: string): Promise<string> => {
+        const { text } = await oai(`verb=GetRecord&identifier=${id}&metadataPrefix=oai_dc`);
+        assertValidOai(text, 'official');
+        expect(errorCode(text), text.slice(0, 500)).to.equal(undefined);
+        return text;
+      };
+      const lom = await get('dc-lom');
+      expect(dcValues(lom, 'title')).to.deep.equal(['Fractions with pizzas']);
+      expect(dcValues(lom, 'subject')).to.deep.equal(['fractions', 'arithmetic']);
+      expect(dcValues(lom, 'creator')).to.deep.equal(['Ada Teacher']);
+      expect(dcValues(lom, 'type')).to.deep.equal(['exercise']);
+      expect(dcValues(lom, 'identifier')).to.include.members(['http://example.org/lom/1', 'http://example.org/lom/1.html']);
+      const lrmi = await get('dc-lrmi');
+      expect(dcValues(lrmi, 'title')).to.deep.equal(['Recurso 2']);
+      expect(dcValues(lrmi, 'language')).to.deep.equal(['es-ES']);
+      const jsonld = await get('dc-jsonld');
+      expect(dcValues(jsonld, 'title')).to.deep.equal(['Volcanoes']);
+      expect(dcValues(jsonld, 'subject')).to.deep.equal(['geology', 'earth']);
+      expect(dcValues(jsonld, 'creator')).to.deep.equal(['B. Author']);
+      for (const id of ['dc-comm-para', 'dc-lr-paradata']) {
+        const envelope = await get(id);
+        const stored = (await getJson(`${node.url}/obtain?request_ID=${id}&by_doc_ID=T`)).body.documents as { document: Doc[] }[];
+        const doc = stored[0]?.document[0] as Doc;
+        expect(dcValues(envelope, 'identifier')).to.deep.equal([doc.resource_locator]);
+        expect(dcValues(envelope, 'subject')).to.deep.equal((doc.keys as string[]).map((k) => k.replace(/\s+/g, ' ').trim()).filter((k, i, all) => k !== '' && all.indexOf(k) === i));
+        expect(dcValues(envelope, 'type')).to.deep.equal([doc.resource_data_type]);
+        expect(dcValues(envelope, 'date')).to.deep.equal([(doc.node_timestamp as string).slice(0, 10)]);
+        expect(dcValues(envelope, 'contributor')).to.include((doc.identity as Doc).submitter);
+      }
+    });
+
+    it('ListRecords oai_dc lists every record, each page XSD-valid; ListMetadataFormats with an identifier lists oai_dc', async () => {
+      const records = await harvest('ListRecords', 'metadataPrefix=oai_dc');
+      const identifiersOf = await harvest('ListIdentifiers', 'metadataPrefix=oai_dc');
+      expect(identifiersOf.ids).to.deep.equal(records.ids);
+      for (const id of ['dc-nsdl-000', 'dc-nsdl-099', 'dc-lom', 'dc-lrmi', 'dc-jsonld', 'dc-comm-para', 'dc-lr-paradata', 'json-00', 'slice-00']) expect(records.ids).to.include(id);
+      for (const id of ['dc-lrmi', 'dc-lr-paradata', 'dc-nsdl-001']) {
+        const { text } = await oai(`verb=ListMetadataFormats&identifier=${id}`);
+        // Formats without a known schema (schema.org, LRMI) are listed under the extension schema.
+        assertValidOai(text, id === 'dc-lrmi' ? 'extension' : 'official');
+        expect(text).to.include('<metadataPrefix>oai_dc</metadataPrefix><schema>http://www.openarchives.org/OAI/2.0/oai_dc.xsd</schema>');
+      }
     });
   });
 

@@ -12,6 +12,7 @@ import { earliestTimestamp } from '../harvest/harvest-selection.js';
 import { BadArgument, BadResumptionToken, IdDoesNotExist, NoMetadataFormats, NoSetHierarchy } from './oai-errors.js';
 import { flagArg } from './oai-flags.js';
 import { docIdentifier, showDeleted, type OaiContext } from './oai-context.js';
+import { OAI_DC } from './oai-dc.js';
 
 export async function identify(context: OaiContext): Promise<OaiBody> {
   const { settings } = context;
@@ -59,6 +60,8 @@ export async function listMetadataFormats(args: Record<string, string>, context:
     const samples = await Promise.all(schemas.map((entry) => context.store.byDocId(entry.id)));
     stored = new Map(schemas.map((entry, index) => [entry.schema, samples[index]?.payload_schema_locator]));
   }
+  // oai_dc for every record (oai-dc.ts), OAI-PMH 2.0 §3.4.
+  if (!stored.has(OAI_DC)) stored.set(OAI_DC, undefined);
   const formats: OaiFormat[] = [...stored].map(([prefix, locator]) => describeFormat(prefix, locator));
   const all = [...formats, ...json.filter((format) => !stored.has(format.metadataPrefix.toLowerCase()))];
   if (all.length === 0) throw new NoMetadataFormats('no metadata format is available');

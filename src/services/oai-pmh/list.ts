@@ -40,9 +40,10 @@ interface Item { row: HarvestRow; record: OaiRecord }
  * logged) by both verbs alike: ListIdentifiers is "otherwise equal to ListRecords" (spec), so
  * it selects by the same emission.
  */
-async function emitRows(verb: ListVerb, rows: HarvestRow[], json: boolean, context: OaiContext): Promise<Item[]> {
+async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | undefined, context: OaiContext): Promise<Item[]> {
+  const json = prefix === undefined;
   const live = rows.filter((row) => !row.deleted && row.doc);
-  const fragments = json ? [] : await context.metadata.emitAll(live.map((row) => row.doc as StoredDoc), context.settings.allowPrivateFetch);
+  const fragments = json ? [] : await context.metadata.emitAll(live.map((row) => row.doc as StoredDoc), prefix, context.settings.allowPrivateFetch);
   const items: Item[] = [];
   let index = 0;
   for (const row of rows) {
@@ -63,13 +64,13 @@ async function emitRows(verb: ListVerb, rows: HarvestRow[], json: boolean, conte
  * would be left for the next page it is included in this one (the npm oai-pmh client fails on
  * a page of exactly one record).
  */
-async function collect(verb: ListVerb, state: ListState, after: unknown[] | undefined, json: boolean, context: OaiContext): Promise<{ items: Item[]; more: boolean }> {
+async function collect(verb: ListVerb, state: ListState, after: unknown[] | undefined, context: OaiContext): Promise<{ items: Item[]; more: boolean }> {
   const size = context.settings.pageSize;
   const items: Item[] = [];
   let cursor = after;
   for (;;) {
     const page = await selectPage(context.store, state.selection, cursor, size + 2 - items.length, true, showDeleted(context));
-    items.push(...(await emitRows(verb, page.rows, json, context)));
+    items.push(...(await emitRows(verb, page.rows, state.selection.schema, context)));
     cursor = page.last;
     if (items.length >= size + 2) return { items: items.slice(0, size), more: true };
     if (!page.more || !page.last) return { items, more: false };
@@ -89,7 +90,7 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   } else {
     state = start(args, context);
   }
-  const { items, more } = await collect(verb, state, after, state.selection.schema === undefined, context);
+  const { items, more } = await collect(verb, state, after, context);
   if (items.length === 0 && !resumed) throw new NoRecordsMatch('no record matches the request');
   // A resumed list that turns out empty (its last records were deleted since the token was
   // issued, which re-stamps them past the list's end) ends normally: no records, empty token.

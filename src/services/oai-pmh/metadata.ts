@@ -8,6 +8,7 @@
 import type { StoredDoc } from '../../storage/documents.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
 import { metadataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
+import { OAI_DC, oaiDcOf } from './oai-dc.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 
 export type FetcherFor = (allowPrivate: boolean) => SafeFetcher;
@@ -36,14 +37,19 @@ export class MetadataSource {
     }
   }
 
-  /** Emits many documents, a few fetches at a time (linked payloads are network round trips). */
-  async emitAll(docs: StoredDoc[], allowPrivate: boolean, concurrency = 8): Promise<Fragment[]> {
+  /** The metadata of `doc` in format `prefix`: oai_dc is available for every document (oai-dc.ts). */
+  async emitAs(doc: StoredDoc, prefix: string, allowPrivate: boolean): Promise<Fragment> {
+    return prefix.toLowerCase() === OAI_DC ? oaiDcOf(doc, (d) => this.emit(d, allowPrivate)) : this.emit(doc, allowPrivate);
+  }
+
+  /** Emits many documents in format `prefix`, a few fetches at a time (linked payloads are network round trips). */
+  async emitAll(docs: StoredDoc[], prefix: string, allowPrivate: boolean, concurrency = 8): Promise<Fragment[]> {
     const results: Fragment[] = new Array<Fragment>(docs.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < docs.length) {
         const index = next++;
-        results[index] = await this.emit(docs[index] as StoredDoc, allowPrivate);
+        results[index] = await this.emitAs(docs[index] as StoredDoc, prefix, allowPrivate);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, docs.length) }, worker));
