@@ -87,6 +87,7 @@ export function buildDeps(input: DepsInput): Deps {
   const auth = new Authenticator(accounts);
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
   const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics);
+  const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   return {
     config: input.config,
     logger: input.logger,
@@ -100,8 +101,8 @@ export function buildDeps(input: DepsInput): Deps {
     remove: new DeleteService(resources, clock),
     slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
-    harvest: new HarvestService(harvestStore, settings, nodes, tokens, clock),
-    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl),
+    harvest,
+    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl, harvest),
     tokens,
     nodes,
     resources,

@@ -6,9 +6,14 @@
  *   made by the same key, or by a trusted super key (node policy trusted_super_keys).
  * - An original proxy-signed by this node needs a replacement proxy-signed by this node for the
  *   same identity.submitter.
- * - An unsigned original has no key to prove the replacer, so only a super key may replace it.
+ * - An unsigned original has no key to prove the replacer: its owner (the account that published
+ *   it, src/domain/ownership.ts) replaces it in total by publishing its doc_ID again (the state
+ *   table: "stored, publish with the same doc_ID"); `replaces` needs a key ("Authentication", 5),
+ *   so there only a super key may.
+ * - An original published at this node by another account is never replaced through proxy signing.
  */
 import * as openpgp from 'openpgp';
+import { ownerOf } from './ownership.js';
 
 export interface SignatureProof {
   /** Issuer key ids (lowercase hex) of the replacement's verified signature; empty when unverified. */
@@ -47,17 +52,27 @@ export async function decideReplacement(input: {
   proof: SignatureProof;
   nodeKeyIds: string[];
   superKeyFingerprints: string[];
+  /** Whether the publishing account owns the original; undefined when no account publishes (inbound distribution, anonymous publish). */
+  byOwner?: boolean | undefined;
+  /** The replacement has the original's doc_ID (not `replaces`). */
+  sameDocId?: boolean;
 }): Promise<ReplacementDecision> {
   const { original, replacement, proof, nodeKeyIds } = input;
   const superKeys = input.superKeyFingerprints.map((f) => f.replace(/\s+/g, '').toLowerCase());
   if (proof.fingerprint && superKeys.includes(proof.fingerprint.toLowerCase())) return { permitted: true };
   const originalKeys = await signingKeyIds(original);
-  if (originalKeys.length === 0) return { permitted: false, reason: 'the original is unsigned: only a trusted super key may replace it' };
+  if (originalKeys.length === 0) {
+    if (input.sameDocId !== true) return { permitted: false, reason: 'the original is unsigned: only a trusted super key may replace it' };
+    return input.byOwner === true ? { permitted: true } : { permitted: false, reason: 'the original is unsigned: only its owner or a trusted super key may replace it' };
+  }
   if (proof.verifiedKeyIds.length === 0) return { permitted: false, reason: 'the replacement has no verified signature' };
   if (!proof.verifiedKeyIds.some((id) => originalKeys.includes(id))) return { permitted: false, reason: 'signed with a different key than the original' };
   const proxySigned = originalKeys.some((id) => nodeKeyIds.includes(id));
   if (proxySigned && submitterOf(original) !== submitterOf(replacement)) {
     return { permitted: false, reason: 'the original was proxy-signed for another submitter' };
+  }
+  if (proxySigned && input.byOwner === false && ownerOf(original) !== undefined) {
+    return { permitted: false, reason: 'the original was published by another account of this node' };
   }
   return { permitted: true };
 }

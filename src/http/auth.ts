@@ -54,13 +54,21 @@ export class Authenticator {
     return account.tokens?.some((record) => tokenMatches(token, record)) ? account : undefined;
   }
 
-  /** Throws 401 (rendered with WWW-Authenticate by the error exit) unless the account holds the role. */
+  /**
+   * The account of these credentials when it holds `role` (an account may hold several roles).
+   * Missing or wrong credentials: 401, rendered with WWW-Authenticate by the error exit (RFC 9110
+   * 15.5.2). Valid credentials of an account without the role: 403 (RFC 9110 15.5.4), as other
+   * credentials would not help this account.
+   */
   async require(header: string | undefined, role: AccountRole): Promise<Account> {
     const account = /^Bearer\s/i.test(header ?? '') ? await this.authenticateBearer(header) : await this.authenticate(parseBasicAuth(header));
-    if (!account || !account.roles.includes(role)) {
+    if (!account) {
       throw new AppError(401, 'unauthorized', role === 'network_admin'
         ? 'network operations need the credentials of a network administrator account of this node'
         : 'publishing needs the HTTP Basic credentials of an account of this node');
+    }
+    if (!account.roles.includes(role)) {
+      throw new AppError(403, 'forbidden', `account ${account.name} does not hold the role ${role} (it holds: ${account.roles.join(', ') || 'none'})`);
     }
     return account;
   }

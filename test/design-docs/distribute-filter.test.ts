@@ -38,4 +38,9 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, custom_filter: true }) })).to.equal(true);
     expect(filter(doc, { filter_description: JSON.stringify({ include_exclude: true, filter: [{ filter_key: '(', filter_value: 'x' }] }) })).to.equal(false);
   });
+  it('never selects by the node-private owner field (issue 13, item 1)', () => {
+    const byOwner = { active: true, include_exclude: true, filter: [{ filter_key: 'node_publisher_account', filter_value: 'alice' }] };
+    expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter: byOwner })).to.equal(false);
+    expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter: { ...byOwner, include_exclude: false } })).to.equal(true);
+  });
 });

@@ -34,15 +34,15 @@ describe('distribution between two nodes', function () {
     expect(body.target_node_info).to.have.keys('active', 'node_id', 'network_id', 'community_id', 'gateway_node', 'social_community', 'incoming_url', 'filter_description');
   });
 
-  it('POST /distribute needs a network_admin account (401 otherwise)', async () => {
+  it('POST /distribute needs a network_admin account (401 without credentials, 403 for an account without the role)', async () => {
     expect((await postJson(`${a.node.url}/distribute`, '')).status).to.equal(401);
-    expect((await postJson(`${a.node.url}/distribute`, '', authOf(a.publisher))).status).to.equal(401);
+    expect((await postJson(`${a.node.url}/distribute`, '', authOf(a.publisher))).status).to.equal(403);
   });
 
   it('the inbound endpoint forwards replication requests only, with credentials', async () => {
     const admin = authOf(b.admin);
     expect((await fetch(`${b.node.url}/incoming/`)).status).to.equal(401);
-    expect((await fetch(`${b.node.url}/incoming/`, { headers: authOf(b.publisher) })).status).to.equal(401);
+    expect((await fetch(`${b.node.url}/incoming/`, { headers: authOf(b.publisher) })).status).to.equal(403);
     expect((await fetch(`${b.node.url}/incoming/`, { headers: admin })).status).to.equal(200);
     expect((await fetch(`${b.node.url}/incoming/_all_docs`, { headers: admin })).status).to.equal(403);
     expect((await fetch(`${b.node.url}/incoming/_local/lr-incoming-follower`, { headers: admin })).status).to.equal(403);

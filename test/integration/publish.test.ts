@@ -55,7 +55,7 @@ describe('POST /publish', () => {
       const { body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
       const results = body.document_results as { doc_ID: string; OK: boolean }[];
       expect(results.every((r) => r.OK)).to.equal(true);
-      expect(results[0]?.doc_ID).to.match(/^[0-9a-f]{32}$/);
+      expect(results[0]?.doc_ID).to.match(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(results[0]?.doc_ID).to.not.equal(results[1]?.doc_ID);
       expect((await stored(node, results[0]?.doc_ID as string))?.doc_ID).to.equal(results[0]?.doc_ID);
     });

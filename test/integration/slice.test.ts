@@ -212,13 +212,16 @@ describe('GET /slice', function () {
       [{ identity: 'bob', resumption_token: flipped }, 'flipped character'],
       [{ identity: 'carol', resumption_token: token }, 'other identity'],
       [{ identity: 'bob', ids_only: 'true', resumption_token: token }, 'ids_only added'],
-      [{ resumption_token: token }, 'no identity'],
     ] as [Record<string, string>, string][]) {
       const { status, body: answer } = await getJson(url(query));
       expect(status, what).to.equal(400);
       expect(answer.OK, what).to.equal(false);
       expect(answer.error, what).to.match(/resumption token/);
     }
+    // The token alone continues the same slice (issue 13, item 4).
+    const alone = await getJson(url({ resumption_token: token }));
+    expect(alone.status).to.equal(200);
+    expect(alone.body.documents).to.deep.equal(again[0]?.body.documents);
   });
 
   it('documents published while a client pages do not join that result, and paging ends', async () => {

@@ -71,8 +71,8 @@ describe('SWORD 1.3 with Debian libatompub-perl (Atompub::Client)', function () 
     expect(out).to.include({ workspaces: '1', workspace: 'Perl community', collections: '1', collection: 'Perl-tested node', href: `${node.url}/swordpub`, accept: 'application/json' });
     expect(out.error, stdout).to.equal(undefined);
     expect(out).to.include({ status: '201', author: 'alice', noOp: 'false', verbose: 'yes' });
-    expect(out.summary).to.match(/^[0-9a-f]{32}$/);
-    expect(out.location).to.equal(`${node.url}/obtain?request_ID=${out.summary}&by_doc_ID=T`);
+    expect(out.summary).to.match(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(out.location).to.equal(`${node.url}/obtain?request_ID=${encodeURIComponent(out.summary as string)}&by_doc_ID=T`);
     expect(out.content_src).to.equal(out.location);
     expect(out.treatment).to.match(/Basic Publish/);
     expect(stderr, 'no warnings from the client about content types or status').to.equal('');

@@ -123,8 +123,8 @@ describe('SWORD 1.3', () => {
       expect(xml.root.namespaceURI).to.equal(NS.atom);
       expect(xml.root.localName).to.equal('entry');
       const docId = xml.text(NS.atom, 'summary') as string;
-      expect(docId).to.match(/^[0-9a-f]{32}$/);
-      const obtain = `${node.url}/obtain?request_ID=${docId}&by_doc_ID=T`;
+      expect(docId).to.match(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const obtain = `${node.url}/obtain?request_ID=${encodeURIComponent(docId)}&by_doc_ID=T`;
       expect(response.headers.get('location')).to.equal(obtain);
       const content = xml.all(NS.atom, 'content')[0] as Element;
       expect(content.getAttribute('src')).to.equal(obtain);

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/http/logger.js';
 import { startNode, type RunningNode } from '../../src/runtime.js';
 import { storeEnv } from './store.js';
+import type { AccountRole } from '../../src/storage/account-repository.js';
 
 export interface TestNode extends RunningNode {
   dataDir: string;
@@ -55,11 +56,11 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
 }
 
 /** Creates an account directly in the node's accounts database (what `npm run account -- add` does). */
-export async function addAccount(node: RunningNode, name: string, password: string, role: 'publisher' | 'network_admin' = 'publisher', submitter = name): Promise<void> {
+export async function addAccount(node: RunningNode, name: string, password: string, role: AccountRole | AccountRole[] = 'publisher', submitter = name): Promise<void> {
   const { AccountRepository } = await import('../../src/storage/account-repository.js');
   const { hashPassword } = await import('../../src/domain/password.js');
   const now = new Date().toISOString();
-  await new AccountRepository(node.couch, node.names).create({ name, roles: [role], submitter, disabled: false, password: await hashPassword(password), created: now, updated: now });
+  await new AccountRepository(node.couch, node.names).create({ name, roles: Array.isArray(role) ? role : [role], submitter, disabled: false, password: await hashPassword(password), created: now, updated: now });
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {

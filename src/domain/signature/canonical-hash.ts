@@ -30,6 +30,7 @@
  * by code point for the same reason.
  */
 import { createHash } from 'node:crypto';
+import { OWNER_FIELD } from '../ownership.js';
 
 /** Number normalisation rule; see the module comment. */
 export type NumberMode = 'null' | 'keep-int';
@@ -53,6 +54,8 @@ export const STRIPPED_FIELDS: readonly string[] = [
   'doc_ID',
   '_id',
   '_rev',
+  // Node-private: the account that published the document at this node (src/domain/ownership.ts).
+  OWNER_FIELD,
 ];
 
 /** A value after normalisation: what the bencoder accepts. */

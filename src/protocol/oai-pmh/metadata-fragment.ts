@@ -6,8 +6,10 @@
  * envelope around them.
  */
 import { checkWellFormed } from './well-formed.js';
+import { LR_NS } from './response.js';
 
-export type Fragment = { ok: true; xml: string } | { ok: false; reason: string };
+/** `wrapped`: the element is in no namespace and was wrapped (see metadataElement). */
+export type Fragment = { ok: true; xml: string; wrapped?: true } | { ok: false; reason: string };
 
 const DECLARATION = /^\s*<\?xml\s[^?]*\?>/;
 
@@ -40,6 +42,19 @@ export function stripProlog(text: string): string {
     }
     return trimmed.replace(/\s+$/, '');
   }
+}
+
+/**
+ * The fragment as a record's metadata. A root element in no namespace cannot stand there
+ * (OAI-PMH.xsd requires `##other`), so it is wrapped, as it is, in `lr:xml_resource_data` of the
+ * node's extension schema (OAI-PMH-LR-json.xsd), and the response names that schema.
+ */
+export function metadataElement(text: string): Fragment {
+  const fragment = metadataFragment(text);
+  if (!fragment.ok) return fragment;
+  const root = /^<([^\s/>]+)/.exec(fragment.xml)?.[1] ?? '';
+  if (root.includes(':') || !/^<[^\s/>]+ xmlns=""/.test(fragment.xml)) return fragment;
+  return { ok: true, xml: `<lr:xml_resource_data xmlns:lr="${LR_NS}">${fragment.xml}</lr:xml_resource_data>`, wrapped: true };
 }
 
 export function metadataFragment(text: string): Fragment {

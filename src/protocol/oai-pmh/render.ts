@@ -8,13 +8,15 @@
  * xsi:schemaLocation names the official schema, or the node's extension schema when the
  * response uses an extension of the spec ("OAI-PMH Harvest (XML)"): the by_doc_ID /
  * by_resource_ID arguments, several GetRecord records, a metadata format without a known schema
- * or namespace, or JSON metadata (the JSON metadataPrefix).
+ * or namespace, JSON metadata (the JSON metadataPrefix), inline XML in no namespace (wrapped in
+ * lr:xml_resource_data), or a resumed list that ends with no
+ * record (its last records were deleted after the token was issued).
  */
 import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces.js';
 import { escapeXml, xmlText } from './xml-chars.js';
 import {
-  LR_NS, OAI_IDENTIFIER_NS, OAI_IDENTIFIER_SCHEMA, OAI_NS, OAI_SCHEMA,
+  LR_NS, OAI_NS, OAI_SCHEMA,
   type OaiBody, type OaiHeader, type OaiIdentify, type OaiRecord, type OaiResponse, type OaiToken,
 } from './response.js';
 
@@ -26,7 +28,10 @@ export function usesExtension(response: OaiResponse): boolean {
   const { body } = response;
   if (body.kind === 'GetRecord' && body.records.length > 1) return true;
   if (body.kind === 'ListMetadataFormats' && body.formats.some((f) => f.schema === undefined || f.metadataNamespace === undefined)) return true;
-  if (body.kind === 'GetRecord' || body.kind === 'ListRecords') return body.records.some((r) => r.metadata !== undefined && 'json' in r.metadata);
+  // A resumed list whose remaining records were deleted meanwhile ends with no record and an empty token.
+  if (body.kind === 'ListRecords' && body.records.length === 0) return true;
+  if (body.kind === 'ListIdentifiers') return body.headers.length === 0;
+  if (body.kind === 'GetRecord' || body.kind === 'ListRecords') return body.records.some((r) => r.metadata !== undefined && ('json' in r.metadata || r.metadata.wrapped === true));
   return false;
 }
 
@@ -88,15 +93,6 @@ function identifyBody(w: Writer, identify: OaiIdentify): void {
   leaf(w, 'deletedRecord', identify.deletedRecord);
   leaf(w, 'granularity', identify.granularity);
   for (const encoding of identify.compression) leaf(w, 'compression', encoding);
-  if (identify.oaiIdentifier) {
-    w.ele('description');
-    w.ele(OAI_IDENTIFIER_NS, 'oai-identifier', { 'xmlns:xsi': XSI, 'xsi:schemaLocation': `${OAI_IDENTIFIER_NS} ${OAI_IDENTIFIER_SCHEMA}` });
-    leaf(w, 'scheme', 'oai');
-    leaf(w, 'repositoryIdentifier', identify.oaiIdentifier.repositoryIdentifier);
-    leaf(w, 'delimiter', ':');
-    leaf(w, 'sampleIdentifier', identify.oaiIdentifier.sampleIdentifier);
-    w.up().up();
-  }
   w.up();
 }
 

@@ -3,15 +3,13 @@
 export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 export const OAI_SCHEMA = 'http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd';
 export const LR_NS = 'http://www.learningregistry.org/OAI/2.0/';
-export const OAI_IDENTIFIER_NS = 'http://www.openarchives.org/OAI/2.0/oai-identifier';
-export const OAI_IDENTIFIER_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai-identifier.xsd';
 
 export type OaiErrorCode = 'badVerb' | 'badArgument' | 'badResumptionToken' | 'cannotDisseminateFormat' | 'idDoesNotExist' | 'noRecordsMatch' | 'noMetadataFormats' | 'noSetHierarchy';
 
 export interface OaiHeader { identifier: string; datestamp: string; deleted: boolean }
 
-/** Metadata: a checked XML fragment (inserted as it is) or a JSON document (the JSON prefix). */
-export type OaiMetadata = { xml: string } | { json: unknown };
+/** Metadata: a checked XML fragment (inserted as it is; `wrapped` in an element of the extension schema) or a JSON document (the JSON prefix). */
+export type OaiMetadata = { xml: string; wrapped?: true } | { json: unknown };
 
 export interface OaiRecord { header: OaiHeader; metadata?: OaiMetadata }
 
@@ -28,8 +26,6 @@ export interface OaiIdentify {
   granularity: 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
   /** Content encodings the repository answers in besides identity (§4.2 <compression>). */
   compression: readonly string[];
-  /** The oai-identifier description (OAI-PMH 2.0 guidelines, "OAI Identifier Format"). */
-  oaiIdentifier?: { repositoryIdentifier: string; sampleIdentifier: string };
 }
 
 export type OaiBody =

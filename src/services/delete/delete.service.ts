@@ -1,6 +1,7 @@
 /**
  * Basic Delete (spec "Basic Delete (deprecated)"): per-ID results aligned with request_IDs; the
- * service description's delete_action decides what happens; only the owner may delete.
+ * service description's delete_action decides what happens; only the owner may delete (the
+ * publishing account, src/domain/ownership.ts).
  *
  * - ignore: acknowledged, nothing changes.
  * - mark: the document gets `node_deleted` (the time) and a new node_timestamp, so incremental
@@ -12,6 +13,7 @@ import type { Account } from '../../storage/account-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
+import { isOwnedBy } from '../../domain/ownership.js';
 import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
 
 export type DeleteAction = 'ignore' | 'mark' | 'delete' | 'purge';
@@ -36,8 +38,7 @@ export class DeleteService {
       const doc = found.get(id);
       if (!doc || (doc.doc_type !== 'resource_data' && doc.doc_type !== 'tombstone')) { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
       if (doc.doc_type === 'tombstone' || doc.node_deleted || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
-      const submitter = (doc.identity as Record<string, unknown> | undefined)?.submitter;
-      if (account && submitter !== account.submitter) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
+      if (account && !isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
       seen.add(id);
       results.push({ doc_ID: id, OK: true });
       if (action === 'mark') writes.push({ index, doc: { ...doc, node_deleted: now, node_timestamp: now } });

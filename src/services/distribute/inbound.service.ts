@@ -21,6 +21,7 @@ import type { FilterDescription } from '../../domain/filters.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
+import { withoutPrivateFields } from '../../domain/ownership.js';
 import type { CheckContext, DocumentChecks, Envelope } from '../publish/document-checks.js';
 import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
 
@@ -57,7 +58,8 @@ export class InboundService {
       policy: node.node_policy as NodePolicy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'inbound',
     };
-    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: Object.fromEntries(Object.entries(doc).filter(([key]) => !COUCH_FIELDS.includes(key))) as Envelope }));
+    // Node-private fields of the source (its publishing account) are no authority here (src/domain/ownership.ts).
+    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: withoutPrivateFields(Object.fromEntries(Object.entries(doc).filter(([key]) => !COUCH_FIELDS.includes(key)))) as Envelope }));
     const referenced = envelopes.flatMap(({ doc }) => [doc.doc_ID, ...(Array.isArray(doc.replaces) ? doc.replaces : [])]).filter((id): id is string => typeof id === 'string' && id.length > 0);
     const state = await this.store.getMany(referenced);
     const now = nodeTimestamp(this.clock());

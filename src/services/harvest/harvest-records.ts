@@ -5,6 +5,7 @@
  * document (`payload_placement: none`).
  */
 import type { StoredDoc } from '../../storage/documents.js';
+import { publicFields } from '../../domain/ownership.js';
 import { datestamp, type Granularity } from './harvest-dates.js';
 
 export interface RecordHeader { identifier: string; datestamp: string; status: 'active' | 'deleted' }
@@ -25,7 +26,7 @@ export function headerOfDoc(doc: StoredDoc, granularity: Granularity): RecordHea
   return headerOf(typeof doc.doc_ID === 'string' ? doc.doc_ID : doc._id, String(doc.node_timestamp), isDeletedDoc(doc), granularity);
 }
 
-/** The resource data description document without CouchDB's own fields (`_id`, `_rev`, `_attachments`...). */
+/** The resource data description document without CouchDB's own fields (`_id`, `_rev`, `_attachments`...) and node-private ones. */
 export function publicDocument(doc: StoredDoc): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(doc).filter(([key]) => !key.startsWith('_')));
+  return publicFields(doc);
 }

@@ -9,7 +9,7 @@ import type { HarvestRepository, HarvestRow, ViewKey, ViewRange } from '../../st
 import type { TimeBounds } from './harvest-dates.js';
 
 export interface Selection {
-  /** Lower-cased payload_schema, or undefined for every document (JSON harvest, JSON prefix). */
+  /** Lower-cased payload_schema, or undefined for every document (JSON harvest); `oai_dc` selects every document too. */
   schema: string | undefined;
   from: string | undefined;
   /** The inclusive upper node_timestamp; a request without `until` is pinned to its first call's time. */
@@ -21,9 +21,12 @@ export function selectionOf(bounds: TimeBounds, schema: string | undefined, earl
   return { schema, from, until: bounds.until ?? nodeTimestamp(now) };
 }
 
+/** oai_dc is available for every record (src/services/oai-pmh/oai-dc.ts): its list is every document. */
+const EVERY_DOCUMENT = 'oai_dc';
+
 export function rangeOf(selection: Selection): ViewRange {
   const { schema, from, until } = selection;
-  if (schema === undefined) return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
+  if (schema === undefined || schema === EVERY_DOCUMENT) return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
   return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [schema, from] : [schema], end: [schema, until, {}] };
 }
 

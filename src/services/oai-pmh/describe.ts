@@ -13,11 +13,11 @@ import { earliestTimestamp } from '../harvest/harvest-selection.js';
 import { BadArgument, BadResumptionToken, IdDoesNotExist, NoMetadataFormats, NoSetHierarchy } from './oai-errors.js';
 import { flagArg } from './oai-flags.js';
 import { docIdentifier, showDeleted, type OaiContext } from './oai-context.js';
+import { OAI_DC } from './oai-dc.js';
 
 export async function identify(context: OaiContext): Promise<OaiBody> {
   const { settings } = context;
   const earliest = await earliestTimestamp(context.store, settings.earliestBound, showDeleted(context));
-  const sample = typeof settings.node.node_id === 'string' && /^[\w.-]+$/.test(settings.node.node_id) ? settings.node.node_id : 'doc-1';
   return {
     kind: 'Identify',
     identify: {
@@ -28,7 +28,8 @@ export async function identify(context: OaiContext): Promise<OaiBody> {
       deletedRecord: settings.deletedPolicy,
       granularity: settings.granularity,
       compression: RESPONSE_ENCODINGS,
-      oaiIdentifier: { repositoryIdentifier: context.repositoryIdentifier, sampleIdentifier: `oai:${context.repositoryIdentifier}:${sample}` },
+      // No oai-identifier description: headers carry the doc_ID itself (spec: identifier = doc_ID),
+      // and Identify describes only what the headers use (new doc_IDs are urn:uuid URIs).
     },
   };
 }
@@ -61,6 +62,8 @@ export async function listMetadataFormats(args: Record<string, string>, context:
     const samples = await Promise.all(schemas.map((entry) => context.store.byDocId(entry.id)));
     stored = new Map(schemas.map((entry, index) => [entry.schema, samples[index]?.payload_schema_locator]));
   }
+  // oai_dc for every record (oai-dc.ts), OAI-PMH 2.0 §3.4.
+  if (!stored.has(OAI_DC)) stored.set(OAI_DC, undefined);
   const formats: OaiFormat[] = [...stored].map(([prefix, locator]) => describeFormat(prefix, locator));
   const all = [...formats, ...json.filter((format) => !stored.has(format.metadataPrefix.toLowerCase()))];
   if (all.length === 0) throw new NoMetadataFormats('no metadata format is available');

@@ -4,10 +4,11 @@
  */
 import type { OaiBody, OaiRecord } from '../../protocol/oai-pmh/response.js';
 import { resolveIdentifier } from '../harvest/harvest-lookup.js';
-import { isDeletedDoc, publicDocument } from '../harvest/harvest-records.js';
+import { isDeletedDoc } from '../harvest/harvest-records.js';
+import { OAI_DC } from './oai-dc.js';
 import { flagArg } from './oai-flags.js';
 import { BadArgument, CannotDisseminateFormat, IdDoesNotExist } from './oai-errors.js';
-import { checkPrefix, docIdentifier, hasFormat, isJsonPrefix, oaiHeader, showDeleted, type OaiContext } from './oai-context.js';
+import { checkPrefix, docIdentifier, hasFormat, oaiHeader, showDeleted, type OaiContext } from './oai-context.js';
 
 export async function getRecord(args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
   const identifier = args.identifier as string;
@@ -17,20 +18,19 @@ export async function getRecord(args: Record<string, string>, context: OaiContex
   if (byDocId === true && byResourceId === true) throw new BadArgument('by_doc_ID and by_resource_ID cannot both be true');
   const docs = await resolveIdentifier(context.store, docIdentifier(identifier, context), { byDocId, byResourceId }, showDeleted(context), context.settings.earliestBound);
   if (docs.length === 0) throw new IdDoesNotExist('no document has this identifier');
-  const json = isJsonPrefix(context, prefix);
-  const matching = json ? docs : docs.filter((doc) => hasFormat(doc, prefix));
+  // (The JSON prefix is answered as Basic Harvest before this: json-prefix.ts.) oai_dc is available for every record.
+  const matching = prefix.toLowerCase() === OAI_DC ? docs : docs.filter((doc) => hasFormat(doc, prefix));
   if (matching.length === 0) throw new CannotDisseminateFormat('the metadata format is not available for this item');
   const live = matching.filter((doc) => !isDeletedDoc(doc));
-  const fragments = json ? [] : await context.metadata.emitAll(live, context.settings.allowPrivateFetch);
+  const fragments = await context.metadata.emitAll(live, prefix, context.settings.allowPrivateFetch);
   const records: OaiRecord[] = [];
   let index = 0;
   for (const doc of matching) {
     const header = oaiHeader(doc, context);
     if (isDeletedDoc(doc)) { records.push({ header }); continue; }
-    if (json) { records.push({ header, metadata: { json: publicDocument(doc) } }); continue; }
     const fragment = fragments[index++];
     if (!fragment?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${fragment?.reason ?? 'no data'}`);
-    records.push({ header, metadata: { xml: fragment.xml } });
+    records.push({ header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } });
   }
   return { kind: 'GetRecord', records };
 }

@@ -33,21 +33,48 @@ function rowHeader(row: HarvestRow, context: OaiContext): OaiHeader {
   return { identifier: header.identifier, datestamp: header.datestamp, deleted: row.deleted };
 }
 
-/** Records of a page; a live record whose data cannot be emitted is left out (and logged). */
-async function pageRecords(rows: HarvestRow[], json: boolean, context: OaiContext): Promise<OaiRecord[]> {
+interface Item { row: HarvestRow; record: OaiRecord }
+
+/**
+ * The records of some rows. A live record whose metadata cannot be emitted is left out (and
+ * logged) by both verbs alike: ListIdentifiers is "otherwise equal to ListRecords" (spec), so
+ * it selects by the same emission.
+ */
+async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | undefined, context: OaiContext): Promise<Item[]> {
+  const json = prefix === undefined;
   const live = rows.filter((row) => !row.deleted && row.doc);
-  const fragments = json ? [] : await context.metadata.emitAll(live.map((row) => row.doc as StoredDoc), context.settings.allowPrivateFetch);
-  const records: OaiRecord[] = [];
+  const fragments = json ? [] : await context.metadata.emitAll(live.map((row) => row.doc as StoredDoc), prefix, context.settings.allowPrivateFetch);
+  const items: Item[] = [];
   let index = 0;
   for (const row of rows) {
     const header = rowHeader(row, context);
-    if (row.deleted || !row.doc) { records.push({ header }); continue; }
-    if (json) { records.push({ header, metadata: { json: publicDocument(row.doc) } }); continue; }
+    if (row.deleted || !row.doc) { items.push({ row, record: { header } }); continue; }
+    if (json) { items.push({ row, record: { header, metadata: { json: publicDocument(row.doc) } } }); continue; }
     const fragment = fragments[index++];
-    if (fragment?.ok) records.push({ header, metadata: { xml: fragment.xml } });
-    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason }, 'OAI-PMH ListRecords: record left out, its metadata cannot be disseminated');
+    if (fragment?.ok) items.push({ row, record: { header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } });
+    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason }, `OAI-PMH ${verb}: record left out, its metadata cannot be disseminated`);
   }
-  return records;
+  return items;
+}
+
+/**
+ * Up to `size` + 2 emittable records after `after`, reading on past records left out. Looking
+ * two records ahead means a token is issued only when records will follow (never a resumed
+ * list that turns out empty) and a last page never holds a single record: when one record
+ * would be left for the next page it is included in this one (the npm oai-pmh client fails on
+ * a page of exactly one record).
+ */
+async function collect(verb: ListVerb, state: ListState, after: unknown[] | undefined, context: OaiContext): Promise<{ items: Item[]; more: boolean }> {
+  const size = context.settings.pageSize;
+  const items: Item[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = await selectPage(context.store, state.selection, cursor, size + 2 - items.length, true, showDeleted(context));
+    items.push(...(await emitRows(verb, page.rows, state.selection.schema, context)));
+    cursor = page.last;
+    if (items.length >= size + 2) return { items: items.slice(0, size), more: true };
+    if (!page.more || !page.last) return { items, more: false };
+  }
 }
 
 export async function list(verb: ListVerb, args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
@@ -63,27 +90,19 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   } else {
     state = start(args, context);
   }
-  const json = state.selection.schema === undefined;
-  const withDocs = verb === 'ListRecords';
-  // Records whose data cannot be emitted are left out, so a page may come back empty: read on.
-  for (;;) {
-    const page = await selectPage(context.store, state.selection, after, context.settings.pageSize, withDocs, showDeleted(context));
-    const records = withDocs ? await pageRecords(page.rows, json, context) : [];
-    const items = withDocs ? records.length : page.rows.length;
-    if (items === 0 && page.more && page.last) { after = page.last; continue; }
-    if (items === 0) {
-      if (resumed) throw new BadResumptionToken('the list has no more records');
-      throw new NoRecordsMatch('no record matches the request');
-    }
-    let token: OaiToken | undefined;
-    if (page.more && page.last) {
-      const value = encodeContinuation(context.tokens, service, state, page.last, count + items);
-      token = { value, cursor: count, expirationDate: responseDate(new Date(context.clock().getTime() + TOKEN_LIFETIME_MS)) };
-    } else if (resumed || count > 0) {
-      token = { value: '', cursor: count, completeListSize: count + items };
-    }
-    return withDocs
-      ? { kind: 'ListRecords', records, ...(token ? { token } : {}) }
-      : { kind: 'ListIdentifiers', headers: page.rows.map((row) => rowHeader(row, context)), ...(token ? { token } : {}) };
+  const { items, more } = await collect(verb, state, after, context);
+  if (items.length === 0 && !resumed) throw new NoRecordsMatch('no record matches the request');
+  // A resumed list that turns out empty (its last records were deleted since the token was
+  // issued, which re-stamps them past the list's end) ends normally: no records, empty token.
+  let token: OaiToken | undefined;
+  const last = items.at(-1);
+  if (more && last) {
+    const value = encodeContinuation(context.tokens, service, state, last.row.key, count + items.length);
+    token = { value, cursor: count, expirationDate: responseDate(new Date(context.clock().getTime() + TOKEN_LIFETIME_MS)) };
+  } else if (resumed || count > 0) {
+    token = { value: '', cursor: count, completeListSize: count + items.length };
   }
+  return verb === 'ListRecords'
+    ? { kind: 'ListRecords', records: items.map((item) => item.record), ...(token ? { token } : {}) }
+    : { kind: 'ListIdentifiers', headers: items.map((item) => item.record.header), ...(token ? { token } : {}) };
 }

@@ -2,12 +2,13 @@
  * Metadata of one record by `payload_placement` (spec "OAI-PMH Harvest (XML)"): inline resource
  * data, the attached document, or the linked one fetched from `payload_schema_locator` through
  * the SSRF-guarded fetcher (timeout, size cap; private addresses only when the node policy's
- * allow_private_fetch says so). Anything that is not one well-formed XML element is a failure,
- * which the caller turns into cannotDisseminateFormat (GetRecord) or skips (lists).
+ * allow_private_fetch says so). Anything that is not one well-formed XML element in a namespace is
+ * a failure, which the caller turns into cannotDisseminateFormat (GetRecord) or skips (both lists alike).
  */
 import type { StoredDoc } from '../../storage/documents.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
-import { metadataFragment, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
+import { metadataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
+import { OAI_DC, oaiDcOf } from './oai-dc.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 
 export type FetcherFor = (allowPrivate: boolean) => SafeFetcher;
@@ -19,31 +20,36 @@ export class MetadataSource {
     switch (doc.payload_placement) {
       case 'inline':
         return typeof doc.resource_data === 'string'
-          ? metadataFragment(doc.resource_data)
+          ? metadataElement(doc.resource_data)
           : { ok: false, reason: 'the inline resource data is not XML' };
       case 'attachment': {
         const text = await this.store.firstAttachment(doc);
-        return text === undefined ? { ok: false, reason: 'the document has no attachment' } : metadataFragment(text);
+        return text === undefined ? { ok: false, reason: 'the document has no attachment' } : metadataElement(text);
       }
       case 'linked': {
         const locator = doc.payload_schema_locator;
         if (typeof locator !== 'string' || locator === '') return { ok: false, reason: 'the linked document has no payload_schema_locator' };
         const fetched = await this.fetchers(allowPrivate).fetchText(locator);
-        return fetched.ok ? metadataFragment(fetched.text) : { ok: false, reason: `the linked resource data could not be fetched: ${fetched.reason}` };
+        return fetched.ok ? metadataElement(fetched.text) : { ok: false, reason: `the linked resource data could not be fetched: ${fetched.reason}` };
       }
       default:
         return { ok: false, reason: `payload_placement ${String(doc.payload_placement)} has no resource data` };
     }
   }
 
-  /** Emits many documents, a few fetches at a time (linked payloads are network round trips). */
-  async emitAll(docs: StoredDoc[], allowPrivate: boolean, concurrency = 8): Promise<Fragment[]> {
+  /** The metadata of `doc` in format `prefix`: oai_dc is available for every document (oai-dc.ts). */
+  async emitAs(doc: StoredDoc, prefix: string, allowPrivate: boolean): Promise<Fragment> {
+    return prefix.toLowerCase() === OAI_DC ? oaiDcOf(doc, (d) => this.emit(d, allowPrivate)) : this.emit(doc, allowPrivate);
+  }
+
+  /** Emits many documents in format `prefix`, a few fetches at a time (linked payloads are network round trips). */
+  async emitAll(docs: StoredDoc[], prefix: string, allowPrivate: boolean, concurrency = 8): Promise<Fragment[]> {
     const results: Fragment[] = new Array<Fragment>(docs.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < docs.length) {
         const index = next++;
-        results[index] = await this.emit(docs[index] as StoredDoc, allowPrivate);
+        results[index] = await this.emitAs(docs[index] as StoredDoc, prefix, allowPrivate);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, docs.length) }, worker));

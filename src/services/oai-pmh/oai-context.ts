@@ -23,7 +23,7 @@ export interface OaiContext extends OaiDeps {
   settings: HarvestSettings;
   /** The extension schema URL (service_data.schemalocation). */
   extensionSchema: string;
-  /** The repositoryIdentifier of the oai-identifier description. */
+  /** The repositoryIdentifier of the oai-identifier form earlier versions advertised (still accepted). */
   repositoryIdentifier: string;
 }
 
@@ -51,7 +51,7 @@ export function oaiHeader(doc: StoredDoc, context: OaiContext): OaiHeader {
   return { identifier: header.identifier, datestamp: header.datestamp, deleted: header.status === 'deleted' };
 }
 
-/** Identifiers of the advertised oai-identifier form (oai:<repository>:<doc_ID>) are accepted too. */
+/** Identifiers of the oai-identifier form earlier versions advertised (oai:<repository>:<doc_ID>) are still accepted. */
 export function docIdentifier(identifier: string, context: OaiContext): string {
   const prefix = `oai:${context.repositoryIdentifier}:`;
   return identifier.startsWith(prefix) && identifier.length > prefix.length ? identifier.slice(prefix.length) : identifier;

@@ -29,10 +29,16 @@ function pairsOf(encoded: string): [string, string][] {
 
 async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Promise<[string, string][]>): Promise<void> {
   try {
-    const response = await service.handle(await pairs());
+    const answered = await service.handle(await pairs());
     ctx.status = 200;
+    if (answered.kind === 'json') {
+      // The JSON metadata prefix: Basic Harvest's JSON (src/services/oai-pmh/json-prefix.ts).
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = answered.body;
+      return;
+    }
     ctx.type = 'text/xml; charset=utf-8';
-    ctx.body = renderOaiResponse(response);
+    ctx.body = renderOaiResponse(answered.response);
   } catch (error) {
     const unavailable = error instanceof AppError && error.status === 503;
     ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');

@@ -12,10 +12,15 @@ import { parseOaiRequest, type OaiRequest } from './verbs.js';
 import { getRecord } from './get-record.js';
 import { list } from './list.js';
 import { identify, listMetadataFormats, listSets } from './describe.js';
-import { repositoryIdentifierOf, type OaiContext, type OaiDeps } from './oai-context.js';
+import { docIdentifier, repositoryIdentifierOf, type OaiContext, type OaiDeps } from './oai-context.js';
+import type { HarvestService } from '../harvest/harvest.service.js';
+import { answerAsBasicHarvest, isJsonRequest } from './json-prefix.js';
+
+/** An XML response, or the JSON of Basic Harvest for the JSON metadata prefix (json-prefix.ts). */
+export type OaiAnswer = { kind: 'xml'; response: OaiResponse } | { kind: 'json'; body: Record<string, unknown> };
 
 export class OaiPmhService {
-  constructor(private readonly deps: OaiDeps, private readonly settings: ServiceSettings, private readonly nodes: NodeRepository, private readonly publicUrl: string) {}
+  constructor(private readonly deps: OaiDeps, private readonly settings: ServiceSettings, private readonly nodes: NodeRepository, private readonly publicUrl: string, private readonly harvest: HarvestService) {}
 
   private async context(): Promise<OaiContext> {
     const settings = await loadHarvestSettings(this.settings, this.nodes, 'oai_pmh');
@@ -40,13 +45,17 @@ export class OaiPmhService {
   }
 
   /** One request from its argument pairs (query string or form body). Storage errors are thrown. */
-  async handle(pairs: [string, string][]): Promise<OaiResponse> {
+  async handle(pairs: [string, string][]): Promise<OaiAnswer> {
     const context = await this.context();
     const baseURL = context.settings.description.service_endpoint;
     let request: OaiRequest | undefined;
     let body: OaiBody;
     try {
       request = parseOaiRequest(pairs);
+      if (isJsonRequest(request, context.settings.jsonPrefixes)) {
+        const identifier = request.args.identifier === undefined ? undefined : docIdentifier(request.args.identifier, context);
+        return { kind: 'json', body: await answerAsBasicHarvest(this.harvest, request, identifier, baseURL) };
+      }
       body = await this.run(request, context);
     } catch (error) {
       if (!(error instanceof OaiError)) throw error;
@@ -54,6 +63,6 @@ export class OaiPmhService {
       if (!error.echoesArguments) request = undefined;
     }
     const attributes = request ? { verb: request.verb, ...request.args } : undefined;
-    return { responseDate: responseDate(this.deps.clock()), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema };
+    return { kind: 'xml', response: { responseDate: responseDate(this.deps.clock()), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
   }
 }

@@ -4,6 +4,7 @@
  * rule 6; the field list of "Resources and their fields").
  */
 import type { StoredDoc } from '../../storage/documents.js';
+import { publicFields } from '../../domain/ownership.js';
 
 const SPEC_KEYS = new Set([
   'doc_ID', 'doc_type', 'doc_version', 'active', 'TOS', 'identity', 'keys', 'payload_placement', 'payload_schema',
@@ -13,8 +14,7 @@ const SPEC_KEYS = new Set([
 
 export function presentDocument(doc: StoredDoc, specOnly: boolean): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc)) {
-    if (key.startsWith('_')) continue;
+  for (const [key, value] of Object.entries(publicFields(doc))) {
     if (specOnly && !SPEC_KEYS.has(key)) continue;
     result[key] = value;
   }

@@ -9,6 +9,7 @@ import type { EnvelopeValidator } from '../../validation/envelope-validator.js';
 import type { DocumentFilter, FilterDescription } from '../../domain/filters.js';
 import { verifyEnvelopeSignature } from '../../domain/signature/lr-pgp.js';
 import type { KeyResolver } from './key-resolver.js';
+import { inlineXmlRefusal } from './inline-xml.js';
 
 export type Envelope = Record<string, unknown>;
 
@@ -59,6 +60,8 @@ export class DocumentChecks {
     const { policy } = context;
     const valid = context.mode === 'publish' ? this.validator.validate(doc) : this.validator.validateStored(doc);
     if (!valid.ok) return { ok: false, error: `invalid document: ${valid.error}` };
+    const xml = context.mode === 'publish' ? inlineXmlRefusal(doc) : undefined;
+    if (xml) return { ok: false, error: `invalid document: ${xml}` };
     if (!this.filter(doc, context.filter)) return { ok: false, error: 'rejected by filter' };
     const tos = (doc.TOS as Record<string, unknown> | undefined)?.submission_TOS;
     if (policy.accepted_tos.length > 0 && (typeof tos !== 'string' || !policy.accepted_tos.includes(tos))) return { ok: false, error: 'rejected by ToS' };

@@ -12,6 +12,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
+import { OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import { signEnvelope } from '../../domain/signature/lr-pgp.js';
 import { AppError } from '../../errors/app-error.js';
@@ -49,6 +50,7 @@ interface Batch {
   now: string;
   nodeKeyIds: string[];
   state: Map<string, StoredDoc>;
+  account: Account | undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -115,7 +117,7 @@ export class PublishService {
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
     const state = await this.store.getMany(replaced);
-    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds: await this.nodeKeyIds(keys.publicKey), state };
+    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds: await this.nodeKeyIds(keys.publicKey), state, account };
     const accepted: Accepted[] = [];
     const inBatch = new Set<string>();
 
@@ -129,7 +131,8 @@ export class PublishService {
       const checked = await this.checks.check(doc, context);
       if (!checked.ok) { result.error = checked.error; continue; }
       const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
-      const docId = supplied ? String(doc.doc_ID) : randomUUID().replace(/-/g, '');
+      // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
+      const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
       result.doc_ID = docId;
       if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
@@ -163,7 +166,7 @@ export class PublishService {
       const outcome = await this.checks.verifySignature(entry.source, context);
       if (!outcome.failure) signature = outcome;
     }
-    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, batch.nodeKeyIds, context.policy);
+    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, batch.nodeKeyIds, context.policy, batch.account);
     if (refusal) return { error: refusal };
     const existing = state.get(docId);
     const doc: StoredDoc = {
@@ -177,6 +180,8 @@ export class PublishService {
       create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : batch.now,
       update_timestamp: batch.now,
       node_timestamp: batch.now,
+      // The owner (node-private, src/domain/ownership.ts): the account that publishes this version.
+      ...(batch.account ? { [OWNER_FIELD]: batch.account.name } : {}),
       ...(existing?._rev ? { _rev: existing._rev } : {}),
     };
     return { ...entry, signature, doc };
@@ -202,7 +207,9 @@ export class PublishService {
   }
 
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
-  private asSubmitted(raw: Record<string, unknown>, account: Account | undefined): Envelope {
+  private asSubmitted(submitted: Record<string, unknown>, account: Account | undefined): Envelope {
+    // A node-private field is the node's to set, never the publisher's (src/domain/ownership.ts).
+    const raw = withoutPrivateFields(submitted);
     const identity = isRecord(raw.identity) ? { ...raw.identity } : undefined;
     if (account && identity && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
       identity.submitter = account.submitter;

@@ -7,15 +7,19 @@ import type { NodePolicy } from '../../config/index.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { buildTombstone, decideReplacement } from '../../domain/replacement.js';
+import { isOwnedBy, type Owner } from '../../domain/ownership.js';
 import type { Envelope, SignatureOutcome } from './document-checks.js';
 
-/** Why `doc` may not replace what it names (its own doc_ID and `replaces`), or undefined when it may. */
-export async function replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy): Promise<string | undefined> {
+/**
+ * Why `doc` may not replace what it names (its own doc_ID and `replaces`), or undefined when it
+ * may. `account` is the publishing account (none for inbound distribution).
+ */
+export async function replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy, account?: Owner): Promise<string | undefined> {
   const existing = state.get(docId);
   if (existing?.doc_type === 'tombstone') return 'rejected replacement: this doc_ID has been replaced and cannot be published again';
   const targets = [...(existing ? [existing] : []), ...replaces.map((id) => state.get(id)).filter((d): d is StoredDoc => d !== undefined && d.doc_type !== 'tombstone')];
   for (const original of targets) {
-    const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys });
+    const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: account && isOwnedBy(original, account), sameDocId: original === existing });
     if (!decision.permitted) return `rejected replacement: ${decision.reason}`;
   }
   return undefined;

@@ -8,10 +8,11 @@
  * index and filters by the other. Nothing scans the whole store unless no criterion is given.
  */
 import type { TokenCodec } from '../../domain/resumption-token.js';
-import { requestFingerprint } from '../../domain/resumption-token.js';
+import { peekPayload, requestFingerprint } from '../../domain/resumption-token.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { badRequest } from '../../errors/app-error.js';
 import type { StoredDoc } from '../../storage/documents.js';
+import { publicFields } from '../../domain/ownership.js';
 import { compareRows, type SliceBounds, type SliceIndexKey, type SliceRepository, type SliceRow } from '../../storage/slice-repository.js';
 import type { SliceArgs } from './slice-args.js';
 import { identitiesOf, isLive, tagsOf } from './slice-match.js';
@@ -32,8 +33,26 @@ export interface SliceResponse {
 
 type Via = 'identity' | 'tags';
 
-/** Token state beyond the cursor: the fixed end bound and, for identity AND tags, the index chosen. */
-interface TokenExtra { end: string; via?: Via }
+/**
+ * Token state beyond the cursor: the fixed end bound, for identity AND tags the index chosen,
+ * and the request's arguments (`a`), so the token alone continues the slice.
+ */
+interface TokenExtra { end: string; via?: Via; a?: TokenArgs }
+type TokenArgs = [string | null, string[], string | null, string | null, boolean];
+
+const argsOf = (args: SliceArgs): TokenArgs => [args.identity ?? null, args.tags, args.from ?? null, args.until ?? null, args.idsOnly];
+
+/**
+ * A request that names nothing but its resumption_token continues with the token's arguments
+ * (the original node's clients send the token alone). The token is verified against them after.
+ */
+function withTokenArgs(args: SliceArgs): SliceArgs {
+  const alone = args.resumptionToken !== undefined && args.identity === undefined && args.tags.length === 0 && args.from === undefined && args.until === undefined && !args.idsOnly;
+  const a = alone ? (peekPayload(args.resumptionToken)?.x as Partial<TokenExtra> | undefined)?.a : undefined;
+  if (!Array.isArray(a) || a.length !== 5 || !Array.isArray(a[1]) || !a[1].every((tag) => typeof tag === 'string')) return args;
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  return { ...args, identity: text(a[0]), tags: a[1], from: text(a[2]), until: text(a[3]), idsOnly: a[4] === true };
+}
 
 /** Rows read per index key to compare selectivity (limit K, no documents). */
 const ESTIMATE_K = 200;
@@ -45,9 +64,10 @@ const SERVICE = 'slice';
 export class SliceService {
   constructor(private readonly repo: SliceRepository, private readonly tokens: TokenCodec, private readonly clock: Clock) {}
 
-  async slice(args: SliceArgs, limits: SliceLimits): Promise<SliceResponse> {
+  async slice(requested: SliceArgs, limits: SliceLimits): Promise<SliceResponse> {
     const replyStart = this.clock().toISOString();
-    const fingerprint = requestFingerprint([args.identity ?? null, args.tags, args.from ?? null, args.until ?? null, args.idsOnly]);
+    const args = withTokenArgs(requested);
+    const fingerprint = requestFingerprint(argsOf(args));
     const resumed = args.resumptionToken === undefined ? undefined : this.resume(args.resumptionToken, fingerprint, limits);
     // A high-water mark fixed on the first page ends every later page too: documents published
     // (or republished, which moves them) while a client pages are not chased, so paging ends.
@@ -73,13 +93,13 @@ export class SliceService {
 
     let token: string | undefined;
     if (page.next && limits.flowControl) {
-      const extra: TokenExtra = via === undefined ? { end } : { end, via };
+      const extra: TokenExtra = via === undefined ? { end, a: argsOf(args) } : { end, via, a: argsOf(args) };
       token = this.tokens.encode({ s: SERVICE, q: fingerprint, k: [page.next.ts, page.next.id], n: (resumed?.count ?? 0) + page.entries.length, x: extra });
     }
     return {
       replyStart,
       keyCount: indexes.length,
-      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: withoutCouchFields(entry.doc) })),
+      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicFields(entry.doc) })),
       resultCount: page.entries.length,
       replyEnd: this.clock().toISOString(),
       ...(token === undefined ? {} : { resumption_token: token }),
@@ -162,9 +182,4 @@ export class SliceService {
 
 interface Page { entries: { id: string; doc?: StoredDoc }[]; next: SliceRow | undefined }
 
-function withoutCouchFields(doc: StoredDoc): Record<string, unknown> {
-  const { _id, _rev, ...rest } = doc;
-  void _id;
-  void _rev;
-  return rest;
-}
+

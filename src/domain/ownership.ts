@@ -1,0 +1,40 @@
+/**
+ * Who owns a stored document (spec "Authentication", 8 and "Basic Delete": only the owner may
+ * delete; "States and transitions": an unsigned original is replaced in total by its submitter).
+ *
+ * The owner is the node account that published the document, recorded on the stored document in
+ * a node-private field: `identity.submitter` is text the publisher writes (an NSDL feed names the
+ * organisation it publishes for), so it cannot prove ownership. The field never appears in a
+ * public form, is left out of the LR-PGP hash and is never taken from another node: a document
+ * that arrived by distribution has no owner here, and only for such documents is the
+ * `identity.submitter` of the account compared.
+ */
+export const OWNER_FIELD = 'node_publisher_account';
+
+/** Fields a node keeps for itself on stored documents: never served, hashed or taken from a peer. */
+export const NODE_PRIVATE_FIELDS: readonly string[] = [OWNER_FIELD];
+
+export interface Owner { name: string; submitter: string }
+
+/** The document as every access service serves it: without CouchDB's members (`_id`, `_rev`, ...) and node-private fields. */
+export function publicFields(doc: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(doc).filter(([key]) => !key.startsWith('_') && !NODE_PRIVATE_FIELDS.includes(key)));
+}
+
+/** Without node-private fields (what a node takes from a peer). */
+export function withoutPrivateFields<T extends Record<string, unknown>>(doc: T): T {
+  return Object.fromEntries(Object.entries(doc).filter(([key]) => !NODE_PRIVATE_FIELDS.includes(key))) as T;
+}
+
+export function ownerOf(doc: Record<string, unknown>): string | undefined {
+  const owner = doc[OWNER_FIELD];
+  return typeof owner === 'string' && owner !== '' ? owner : undefined;
+}
+
+/** True when `account` owns `doc`: the recorded publishing account, or, for a document without one, the same identity.submitter. */
+export function isOwnedBy(doc: Record<string, unknown>, account: Owner): boolean {
+  const owner = ownerOf(doc);
+  if (owner !== undefined) return owner === account.name;
+  const submitter = (doc.identity as Record<string, unknown> | undefined)?.submitter;
+  return typeof submitter === 'string' && submitter === account.submitter;
+}

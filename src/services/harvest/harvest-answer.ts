@@ -1,0 +1,58 @@
+/**
+ * One Basic Harvest answer (spec "Basic Harvest (JSON)"): the common fields `OK`, `error`,
+ * `responseDate`, `request` around a verb's result. Used by /harvest/<verb> and by OAI-PMH
+ * requests with the JSON metadata prefix, which "behave as basic harvest" (spec "OAI-PMH Harvest
+ * (XML)"). Protocol errors are answers too (`OK: false`); anything else is thrown.
+ */
+import { responseDate } from './harvest-dates.js';
+import { HarvestError, flagArg, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
+import type { HarvestService } from './harvest.service.js';
+
+/**
+ * A flag in the spec's spelling of booleans (`T`/`F`, spec "Endpoints") whichever was sent
+ * (`T`, `true`, JSON true) or defaulted, so both flags are echoed in one type; a value that is no
+ * flag is echoed as sent (the answer is badArgument).
+ */
+function echoFlag(args: HarvestArgs, name: string, fallback: boolean): string {
+  try {
+    return (flagArg(args, name) ?? fallback) ? 'T' : 'F';
+  } catch {
+    return String(args[name]);
+  }
+}
+
+/** The arguments each verb echoes in `request` (spec path table: "request adds ..."). */
+function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
+  if (verb === 'getrecord') {
+    return { identifier: args.request_ID ?? null, by_doc_ID: echoFlag(args, 'by_doc_ID', false), by_resource_ID: echoFlag(args, 'by_resource_ID', true) };
+  }
+  if (verb === 'listrecords' || verb === 'listidentifiers') {
+    return { from: args.from ?? null, until: args.until ?? null, ...(args.resumption_token !== undefined ? { resumption_token: args.resumption_token } : {}) };
+  }
+  return {};
+}
+
+function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs): Promise<Record<string, unknown>> {
+  switch (verb) {
+    case 'getrecord': return service.getRecord(args);
+    case 'listrecords':
+    case 'listidentifiers': return service.list(verb, args);
+    case 'identify': return service.identify();
+    case 'listmetadataformats': return service.listMetadataFormats();
+    case 'listsets': return Promise.resolve(service.listSets());
+  }
+}
+
+/** `raw` gives the arguments (a query object or a JSON body); it may throw a HarvestError. */
+export async function answerHarvest(service: HarvestService, verb: HarvestVerb, httpRequest: string, raw: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  const request: Record<string, unknown> = { verb, HTTP_request: httpRequest };
+  try {
+    const args = readArgs(verb, await raw());
+    Object.assign(request, echo(verb, args));
+    const result = await run(service, verb, args);
+    return { OK: true, responseDate: responseDate(service.now()), request, ...result };
+  } catch (error) {
+    if (!(error instanceof HarvestError)) throw error;
+    return { OK: false, error: error.code, message: error.message, responseDate: responseDate(service.now()), request };
+  }
+}
