@@ -40,7 +40,7 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
   });
   it('never selects by the node-private owner field (issue 13, item 1)', () => {
     const byOwner = { active: true, include_exclude: true, filter: [{ filter_key: 'node_publisher_account', filter_value: 'alice' }] };
-    expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter: byOwner })).to.equal(false);
-    expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter: { ...byOwner, include_exclude: false } })).to.equal(true);
+    expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter_description: byOwner })).to.equal(false);
+    expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter_description: { ...byOwner, include_exclude: false } })).to.equal(true);
   });
 });
