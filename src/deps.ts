@@ -15,6 +15,7 @@ import { ObtainService } from './services/obtain/obtain.service.js';
 import { ObtainRepository } from './storage/obtain-repository.js';
 import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
+import { ViewReader } from './storage/view-reader.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
 import { HarvestRepository } from './storage/harvest-repository.js';
@@ -78,7 +79,8 @@ export function buildDeps(input: DepsInput): Deps {
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public));
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
   const settings = new ServiceSettings(nodes);
-  const harvestStore = new HarvestRepository(input.couch, input.names);
+  const views = new ViewReader(input.config.settings.viewWaitMs);
+  const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock);
@@ -93,8 +95,8 @@ export function buildDeps(input: DepsInput): Deps {
     publish,
     sword: new SwordService(auth, accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
-    slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
-    obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
+    slice: new SliceService(new SliceRepository(input.couch, input.names, views), tokens, clock),
+    obtain: new ObtainService(new ObtainRepository(input.couch, input.names, views), resources, settings, tokens),
     harvest: new HarvestService(harvestStore, settings, nodes, tokens, clock),
     oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl),
     tokens,
