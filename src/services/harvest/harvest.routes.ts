@@ -7,7 +7,7 @@
  */
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
-import { readJsonBody } from '../../http/json-body.js';
+import { isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { responseDate } from './harvest-dates.js';
 import { HARVEST_VERBS, HarvestError, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
@@ -54,7 +54,8 @@ export function harvestRoutes(service: HarvestService, publicUrl: string): Route
     router.post(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => {
       try {
         return await readJsonBody(ctx, 1024 * 1024);
-      } catch {
+      } catch (error) {
+        if (isUnsupportedType(error)) throw error;
         throw new HarvestError('badArgument', 'the request body is not valid JSON');
       }
     }));

@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { NodeState, NodeContext } from '../../http/context.js';
-import { readJsonBody } from '../../http/json-body.js';
+import { isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { fromBody, fromQuery, obtainError } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
 
@@ -26,7 +26,8 @@ export function obtainRoutes(service: ObtainService): Router<NodeState> {
     let body: unknown;
     try {
       body = await readJsonBody(ctx, 1024 * 1024);
-    } catch {
+    } catch (error) {
+      if (isUnsupportedType(error)) throw error;
       throw obtainError('the request body is not valid JSON');
     }
     send(ctx, await service.obtain(fromBody(body)));
