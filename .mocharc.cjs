@@ -1,8 +1,11 @@
 // Tests are TypeScript run through tsx; integration suites start real servers, so timeouts are generous.
+// `npx mocha FILE...` runs just those files: the whole-suite spec applies only when no file is named
+// (mocha appends command-line files to a configured spec instead of replacing it).
+const namedFiles = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
 module.exports = {
   'node-option': ['import=tsx'],
   extension: ['ts'],
-  spec: ['test/**/*.test.ts'],
+  ...(namedFiles ? {} : { spec: ['test/**/*.test.ts'] }),
   recursive: true,
   timeout: 60000,
   exit: true,

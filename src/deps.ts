@@ -73,13 +73,13 @@ const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 export function buildDeps(input: DepsInput): Deps {
   const clock = input.clock ?? (() => new Date());
   const nodes = new NodeRepository(input.couch, input.names);
-  const resources = new ResourceRepository(input.couch, input.names);
+  const views = new ViewReader(input.config.settings.viewWaitMs);
+  const resources = new ResourceRepository(input.couch, input.names, views);
   const accounts = new AccountRepository(input.couch, input.names);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public));
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
   const settings = new ServiceSettings(nodes);
-  const views = new ViewReader(input.config.settings.viewWaitMs);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);

@@ -34,8 +34,9 @@ const RETRY_AFTER_SECONDS = 10;
 export class ViewReader {
   constructor(private readonly waitMs: number) {}
 
-  async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<V>> {
-    const signal = AbortSignal.timeout(this.waitMs);
+  /** `waitMs` overrides the node's limit for one read (a health check waits far less). */
+  async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams, waitMs = this.waitMs): Promise<ViewResult<V>> {
+    const signal = AbortSignal.timeout(waitMs);
     try {
       return await db.server.relax({ db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params, signal } as never) as ViewResult<V>;
     } catch (error) {
