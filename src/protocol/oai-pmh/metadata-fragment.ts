@@ -7,7 +7,8 @@
  */
 import { checkWellFormed } from './well-formed.js';
 
-export type Fragment = { ok: true; xml: string } | { ok: false; reason: string };
+/** A failure's `reason` is shown to the harvester; `detail`, when set, is for the log only. */
+export type Fragment = { ok: true; xml: string } | { ok: false; reason: string; detail?: string };
 
 const DECLARATION = /^\s*<\?xml\s[^?]*\?>/;
 

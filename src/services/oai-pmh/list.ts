@@ -45,7 +45,7 @@ async function pageRecords(rows: HarvestRow[], json: boolean, context: OaiContex
     if (json) { records.push({ header, metadata: { json: publicDocument(row.doc) } }); continue; }
     const fragment = fragments[index++];
     if (fragment?.ok) records.push({ header, metadata: { xml: fragment.xml } });
-    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason }, 'OAI-PMH ListRecords: record left out, its metadata cannot be disseminated');
+    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason, detail: fragment && !fragment.ok ? fragment.detail : undefined }, 'OAI-PMH ListRecords: record left out, its metadata cannot be disseminated');
   }
   return records;
 }
