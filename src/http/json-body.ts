@@ -29,8 +29,8 @@ export async function readJsonBody(ctx: NodeContext, limitBytes: number | undefi
   return (ctx.request as unknown as { body?: unknown }).body;
 }
 
-export function describeBodyError(error: unknown, limitBytes: number | undefined): string {
+export function describeBodyError(error: unknown, limitBytes: number | undefined, setting?: string): string {
   const status = (error as { status?: number }).status;
-  if (status === 413) return `request body too large: the limit is ${limitBytes} bytes (service_data.msg_size_limit)`;
+  if (status === 413) return `request body too large: the limit is ${limitBytes} bytes${setting ? ` (${setting})` : ''}`;
   return 'request body is not valid JSON';
 }

@@ -7,7 +7,7 @@
  */
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
-import { isUnsupportedType, readJsonBody } from '../../http/json-body.js';
+import { describeBodyError, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { responseDate } from './harvest-dates.js';
 import { HARVEST_VERBS, HarvestError, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
@@ -34,6 +34,8 @@ function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs): Pro
   }
 }
 
+const HARVEST_BODY_LIMIT = 1024 * 1024;
+
 export function harvestRoutes(service: HarvestService, publicUrl: string): Router<NodeState> {
   const router = new Router<NodeState>();
   const handle = async (ctx: NodeContext, verb: HarvestVerb, raw: () => Promise<unknown>): Promise<void> => {
@@ -53,10 +55,10 @@ export function harvestRoutes(service: HarvestService, publicUrl: string): Route
     router.get(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => ctx.query));
     router.post(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => {
       try {
-        return await readJsonBody(ctx, 1024 * 1024);
+        return await readJsonBody(ctx, HARVEST_BODY_LIMIT);
       } catch (error) {
         if (isUnsupportedType(error)) throw error;
-        throw new HarvestError('badArgument', 'the request body is not valid JSON');
+        throw new HarvestError('badArgument', describeBodyError(error, HARVEST_BODY_LIMIT));
       }
     }));
   }

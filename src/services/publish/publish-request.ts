@@ -33,7 +33,7 @@ export async function readPublishRequest(ctx: NodeContext, settings: ServiceSett
     body = await readJsonBody(ctx, limit);
   } catch (error) {
     if (isUnsupportedType(error)) throw error;
-    throw new PublishRefused(describeBodyError(error, limit));
+    throw new PublishRefused(describeBodyError(error, limit, 'service_data.msg_size_limit'));
   }
   return { description, account, body, docLimit: numberSetting(description.service_data, 'doc_limit') };
 }
