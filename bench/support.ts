@@ -82,6 +82,7 @@ export async function rawViewPages(node: Pick<RunningNode, 'couch' | 'names'>, d
 export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
   url: string;
   pid: number;
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -117,6 +118,7 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {})
   return {
     url,
     pid: child.pid as number,
+    dataDir,
     couch: connectCouch({ url: store.url, ...admin }),
     names: databaseNames(''),
     close: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
