@@ -21,6 +21,12 @@ function publicFields(doc: StoredDoc | undefined, drop: readonly string[] = ['_i
  * a few changes behind is brought up to date first (so a count right after a write is exact).
  */
 const STATUS_BUDGET = { staleMs: 80, catchUpMs: 500, smallLag: 100 };
+/**
+ * The first /status of a process has no earlier count to fall back on: it waits longer for an
+ * index a little behind (sample data just loaded), never for one far behind (a restart over many
+ * new documents answers at once with the count as last indexed).
+ */
+const FIRST_STATUS_BUDGET = { staleMs: 2000, catchUpMs: 2000, smallLag: 1000 };
 
 export interface NodeStatus {
   OK: true;
@@ -63,11 +69,11 @@ export class NodeInfoService {
   /**
    * A health check: answers from cheap state, never waiting for an index build (issue 14: under
    * 100 ms). While the live-count view is being built, the last count this process saw answers;
-   * with none yet (the first /status of a process), the stale read may take up to catchUpMs.
+   * with none yet (the first /status of a process), FIRST_STATUS_BUDGET applies.
    */
   async status(): Promise<NodeStatus> {
     const [node, status, fresh, index] = await Promise.all([
-      this.requiredNodeDescription(), this.nodes.nodeStatus(), this.resources.liveSummary({ ...STATUS_BUDGET, staleMs: this.lastLive ? STATUS_BUDGET.staleMs : STATUS_BUDGET.catchUpMs }), this.resources.indexState(STATUS_BUDGET.staleMs),
+      this.requiredNodeDescription(), this.nodes.nodeStatus(), this.resources.liveSummary(this.lastLive ? STATUS_BUDGET : FIRST_STATUS_BUDGET), this.resources.indexState(STATUS_BUDGET.staleMs),
     ]);
     const summary = fresh ?? (this.lastLive ? { ...this.lastLive, current: false } : { count: 0, earliest: undefined, current: false });
     if (fresh) this.lastLive = fresh;
