@@ -6,6 +6,8 @@ module.exports = {
   'node-option': ['import=tsx'],
   extension: ['ts'],
   ...(namedFiles ? {} : { spec: ['test/**/*.test.ts'] }),
+  // The reliability suite runs on its own: npm run test:reliability (issue 14).
+  ...(namedFiles ? {} : { ignore: ['test/reliability/**'] }),
   recursive: true,
   require: ['test/support/hooks.ts'],
   timeout: 60000,

@@ -106,6 +106,8 @@ export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
   pid: number;
   /** True when the node runs on its embedded store (the replicator then names local databases by name). */
   embedded: boolean;
+  /** The node process's data directory (the embedded store's files and pid live there). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -204,6 +206,7 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   return {
     url,
     pid: child.pid as number,
+    dataDir,
     embedded: !couchdb,
     couch,
     names: databaseNames(prefix),

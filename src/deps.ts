@@ -15,6 +15,7 @@ import { ObtainService } from './services/obtain/obtain.service.js';
 import { ObtainRepository } from './storage/obtain-repository.js';
 import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
+import { ViewReader } from './storage/view-reader.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
 import { HarvestRepository } from './storage/harvest-repository.js';
@@ -76,13 +77,14 @@ const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 export function buildDeps(input: DepsInput): Deps {
   const clock = input.clock ?? (() => new Date());
   const nodes = new NodeRepository(input.couch, input.names);
-  const resources = new ResourceRepository(input.couch, input.names);
+  const views = new ViewReader(input.config.settings.viewWaitMs);
+  const resources = new ResourceRepository(input.couch, input.names, views);
   const accounts = new AccountRepository(input.couch, input.names);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
-  const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public));
+  const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger);
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
   const settings = new ServiceSettings(nodes);
-  const harvestStore = new HarvestRepository(input.couch, input.names);
+  const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
@@ -99,8 +101,8 @@ export function buildDeps(input: DepsInput): Deps {
     publish,
     sword: new SwordService(auth, accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
-    slice: new SliceService(new SliceRepository(input.couch, input.names), tokens, clock),
-    obtain: new ObtainService(new ObtainRepository(input.couch, input.names), resources, settings, tokens),
+    slice: new SliceService(new SliceRepository(input.couch, input.names, views), tokens, clock),
+    obtain: new ObtainService(new ObtainRepository(input.couch, input.names, views), resources, settings, tokens),
     harvest,
     oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl, harvest),
     tokens,

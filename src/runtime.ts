@@ -2,6 +2,7 @@
  * Starting and stopping a node: store (configured CouchDB, or the embedded one started and
  * supervised here), bootstrap, app, listen. main.ts and the tests both use startNode().
  */
+import { answerClientError } from './http/client-error.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -85,6 +86,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     res.end(JSON.stringify({ OK: false, error: 'the node is starting' }));
   };
   const server = http.createServer((req, res) => handler(req, res));
+  server.on('clientError', answerClientError);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -26,6 +26,8 @@ export interface Settings {
   embeddedPort: number;
   /** Loopback-only port serving /metrics and /dashboard without credentials; unset: none. */
   monitoringPort: number | undefined;
+  /** Longest a request waits for a view index being built before it is answered 503 + Retry-After. */
+  viewWaitMs: number;
   /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
   oidcIssuer: string | undefined;
   oidcClientId: string | undefined;
@@ -103,6 +105,10 @@ export const SETTINGS = [
   } },
   { key: 'embeddedPort', env: 'EMBEDDED_COUCH_PORT', description: 'loopback port of the embedded store (0 picks a free one)', default: () => 0, parse: parsePort },
   { key: 'monitoringPort', env: 'MONITORING_PORT', description: 'loopback-only port serving /metrics and /dashboard without credentials (0 picks a free one). Unset: only on PORT, for network_admin accounts', default: () => undefined, parse: parsePort },
+  { key: 'viewWaitMs', env: 'VIEW_WAIT_MS', description: 'longest a request waits for a view index still being built, in milliseconds, before a 503 with Retry-After', default: () => 20000, parse: (raw, env) => {
+    if (!/^\d+$/.test(raw) || Number(raw) < 100) throw new ConfigError(env, `must be a whole number of milliseconds, at least 100, got "${raw}"`);
+    return Number(raw);
+  } },
   { key: 'oidcIssuer', env: 'OIDC_ISSUER', description: 'OpenID Connect issuer URL for sign-in at /auth (https; http only on loopback). Unset: /auth says accounts are not managed on the web', default: () => undefined, parse: parseIssuer },
   { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },
   { key: 'oidcClientSecret', env: 'OIDC_CLIENT_SECRET', description: 'client secret of this node at the OpenID Connect provider', default: () => undefined, parse: text },

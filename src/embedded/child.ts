@@ -21,11 +21,30 @@ import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
 
 interface ChildSettings { dataDir: string; port: number; user: string; password: string }
 
-function readSettings(): ChildSettings {
-  const raw = process.env.EMBEDDED_COUCH_SETTINGS;
-  if (!raw) throw new Error('EMBEDDED_COUCH_SETTINGS is not set');
-  delete process.env.EMBEDDED_COUCH_SETTINGS; // keep the password out of anything that dumps env
-  return JSON.parse(raw) as ChildSettings;
+/** The settings arrive as the first IPC message from the supervisor (never in the environment). */
+function readSettings(): Promise<ChildSettings> {
+  return new Promise((resolve) => {
+    process.once('message', (message: { type?: string; settings?: ChildSettings }) => {
+      if (message.type !== 'settings' || !message.settings) throw new Error('the embedded store expects its settings as its first message');
+      resolve(message.settings);
+    });
+  });
+}
+
+/**
+ * Everything the store writes holds secrets or their hashes (the admin password hash in
+ * express-pouchdb.json, the accounts and session secret in LevelDB): files 0600 and directories
+ * 0700, including a DATA_DIR an operator created with wider modes.
+ */
+function restrictModes(dataDir: string, storeDir: string, files: string[]): void {
+  process.umask(0o077);
+  fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  for (const dir of [dataDir, storeDir]) fs.chmodSync(dir, 0o700);
+  for (const file of files) if (fs.existsSync(file)) fs.chmodSync(file, 0o600);
+  for (const entry of fs.readdirSync(storeDir, { withFileTypes: true })) {
+    const full = path.join(storeDir, entry.name);
+    fs.chmodSync(full, entry.isDirectory() ? 0o700 : 0o600);
+  }
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -43,11 +62,12 @@ function isAdmin(header: string | undefined, settings: ChildSettings): boolean {
   return sameSecret(decoded.slice(0, colon), settings.user) && sameSecret(decoded.slice(colon + 1), settings.password);
 }
 
-function main(): void {
-  const settings = readSettings();
+async function main(): Promise<void> {
+  const settings = await readSettings();
   const storeDir = path.join(settings.dataDir, 'store');
-  fs.mkdirSync(storeDir, { recursive: true });
   const configPath = path.join(settings.dataDir, 'express-pouchdb.json');
+  const logPath = path.join(settings.dataDir, 'express-pouchdb.log');
+  restrictModes(settings.dataDir, storeDir, [configPath, logPath]);
   // express-pouchdb hashes the admin password in this file on load (config-infrastructure.js).
   fs.writeFileSync(configPath, JSON.stringify({
     admins: { [settings.user]: settings.password },
@@ -89,4 +109,4 @@ function main(): void {
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
-main();
+void main();

@@ -10,8 +10,13 @@ export interface StoreCredentials { user: string; password: string }
 
 export function embeddedCredentials(dataDir: string): StoreCredentials {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode applies only to a directory it creates: one an operator made is narrowed too.
+  fs.chmodSync(dataDir, 0o700);
   const file = path.join(dataDir, 'embedded-admin.json');
-  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as StoreCredentials;
+  if (fs.existsSync(file)) {
+    fs.chmodSync(file, 0o600);
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as StoreCredentials;
+  }
   const credentials = { user: 'node_admin', password: randomBytes(24).toString('base64url') };
   fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
   return credentials;

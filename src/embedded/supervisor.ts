@@ -70,11 +70,11 @@ export class EmbeddedCouch {
   }
 
   private spawn(): Promise<void> {
-    const settings = JSON.stringify({ dataDir: this.options.dataDir, port: this.port, user: this.options.user, password: this.options.password });
-    const child = fork(childEntry, [], {
-      env: { ...process.env, EMBEDDED_COUCH_SETTINGS: settings },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
+    // The settings (the admin password among them) go over the IPC channel, never through the
+    // child's environment: /proc/<pid>/environ keeps the initial environment for the process's life.
+    const settings = { dataDir: this.options.dataDir, port: this.port, user: this.options.user, password: this.options.password };
+    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    child.send({ type: 'settings', settings });
     this.child = child;
     let stderrTail = '';
     child.stderr?.on('data', (chunk: Buffer) => {

@@ -22,11 +22,15 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly expose = status < 500 || status === 503,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfter?: number },
   ) {
     super(message, options);
     this.name = 'AppError';
+    this.retryAfter = options?.retryAfter;
   }
+
+  /** Seconds for a 503's Retry-After (RFC 9110 §10.2.3); unset: the protocol's default. */
+  readonly retryAfter: number | undefined;
 }
 
 export const badRequest = (message: string): AppError => new AppError(400, 'bad_request', message);

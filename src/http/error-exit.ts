@@ -8,6 +8,8 @@ import type { Middleware } from 'koa';
 import { AppError } from '../errors/app-error.js';
 import type { NodeState } from './context.js';
 
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 function fromBodyParser(error: unknown): AppError | undefined {
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
   const type = (error as { type?: string }).type;
@@ -34,6 +36,8 @@ export function jsonErrorExit(): Middleware<NodeState> {
         ctx.status = error.status;
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');
+        // A 503 is temporary: say when to come back (RFC 9110 §15.6.4).
+        if (error.status === 503) ctx.set('Retry-After', String(error.retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS));
       } else {
         // Koa-style errors (status + expose), e.g. from router.allowedMethods(): keep their status.
         const status = (error as { status?: number }).status;

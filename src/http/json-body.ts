@@ -4,15 +4,33 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext } from './context.js';
+import { AppError } from '../errors/app-error.js';
+
+/**
+ * A body is read as JSON only when it says it is JSON (RFC 8259 §11: application/json, any
+ * parameters such as charset; or a +json type): anything else is a 415, before it is read.
+ */
+export function requireJsonType(ctx: NodeContext): void {
+  const hasBody = ctx.request.length ? ctx.request.length > 0 : ctx.get('transfer-encoding') !== '';
+  if (!hasBody) return;
+  if (ctx.is('application/json', '+json') === false || !ctx.get('content-type')) {
+    throw new AppError(415, 'unsupported_media_type', 'the request body must be JSON: send it with Content-Type: application/json');
+  }
+}
+
+export function isUnsupportedType(error: unknown): boolean {
+  return error instanceof AppError && error.status === 415;
+}
 
 export async function readJsonBody(ctx: NodeContext, limitBytes: number | undefined): Promise<unknown> {
+  requireJsonType(ctx);
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes && limitBytes > 0 ? limitBytes : '100mb', jsonStrict: true, detectJSON: () => true });
   await parse(ctx as never, async () => undefined);
   return (ctx.request as unknown as { body?: unknown }).body;
 }
 
-export function describeBodyError(error: unknown, limitBytes: number | undefined): string {
+export function describeBodyError(error: unknown, limitBytes: number | undefined, setting?: string): string {
   const status = (error as { status?: number }).status;
-  if (status === 413) return `request body too large: the limit is ${limitBytes} bytes (service_data.msg_size_limit)`;
+  if (status === 413) return `request body too large: the limit is ${limitBytes} bytes${setting ? ` (${setting})` : ''}`;
   return 'request body is not valid JSON';
 }

@@ -4,9 +4,10 @@
  * row is dropped when it is still there, and no `skip` ever grows with the page number.
  */
 import type { Couch } from './couch.js';
-import { inStore, isNotFound, mapCouchError } from './couch.js';
+import { isNotFound, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
+import type { ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
 
 export type ViewKey = unknown[];
@@ -24,7 +25,7 @@ function sameKey(a: ViewKey, b: ViewKey): boolean {
 export class HarvestRepository {
   private readonly db: Db;
 
-  constructor(couch: Couch, names: DatabaseNames) {
+  constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
     this.db = couch.use(names.resourceData);
   }
 
@@ -33,10 +34,10 @@ export class HarvestRepository {
    * whether more rows follow. Reads `limit + 1` (+1 for the cursor row) in one request.
    */
   async page(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): Promise<{ rows: HarvestRow[]; more: boolean }> {
-    const result = await inStore(`read the ${range.ddoc} view`, () => this.db.view(range.ddoc, range.view, {
+    const result = await this.views.read(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, {
       startkey: after ?? range.start, endkey: range.end, inclusive_end: true,
       limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs,
-    }));
+    });
     let rows: HarvestRow[] = result.rows.map((row) => ({
       key: row.key as unknown as ViewKey, id: row.id, deleted: row.value === 1,
       ...(includeDocs && row.doc ? { doc: row.doc as unknown as StoredDoc } : {}),
@@ -49,15 +50,15 @@ export class HarvestRepository {
 
   /** The first key of a range (the earliest datestamp), or undefined when it is empty. */
   async firstKey(range: ViewRange): Promise<ViewKey | undefined> {
-    const result = await inStore(`read the ${range.ddoc} view`, () => this.db.view(range.ddoc, range.view, { startkey: range.start, endkey: range.end, limit: 1 }));
+    const result = await this.views.read(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, { startkey: range.start, endkey: range.end, limit: 1 });
     return result.rows[0]?.key as unknown as ViewKey | undefined;
   }
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
-    const result = await inStore('read the harvest view', () => this.db.view('harvest', 'by_resource_locator', {
+    const result = await this.views.read(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
       startkey: [locator], endkey: [locator, {}], include_docs: true,
-    }));
+    });
     return result.rows.map((row) => row.doc as unknown as StoredDoc).filter((doc) => doc !== undefined && doc !== null);
   }
 
@@ -73,7 +74,7 @@ export class HarvestRepository {
     const found: { schema: string; id: string }[] = [];
     let start: ViewKey = [];
     for (let guard = 0; guard < 10000; guard += 1) {
-      const result = await inStore('read the oai-pmh view', () => this.db.view('oai-pmh', 'by_schema', { startkey: start, limit: 1 }));
+      const result = await this.views.read(this.db, 'read the oai-pmh view', 'oai-pmh', 'by_schema', { startkey: start, limit: 1 });
       const row = result.rows[0];
       if (!row) break;
       const schema = String((row.key as unknown as ViewKey)[0]);

@@ -1,9 +1,9 @@
 /** View reads for Basic Obtain (design doc `obtain`): keyset pages and lookups, plain objects out. */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
-import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
+import type { ViewReader } from './view-reader.js';
 
 export type TimeKey = [string, string];
 export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
@@ -11,7 +11,7 @@ export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
 export class ObtainRepository {
   private readonly db: DocumentScope<unknown>;
 
-  constructor(couch: Couch, names: DatabaseNames) {
+  constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
     this.db = couch.use(names.resourceData);
   }
 
@@ -21,9 +21,9 @@ export class ObtainRepository {
    * dropped, which stays correct even when the cursor document has since gone.
    */
   async newestFirst(limit: number, after: TimeKey | undefined, includeDocs: boolean): Promise<Row[]> {
-    const result = await inStore('read the obtain view', () => this.db.view('obtain', 'by_node_timestamp', {
+    const result = await this.views.read(this.db, 'read the obtain view', 'obtain', 'by_node_timestamp', {
       descending: true, limit: limit + (after ? 1 : 0), include_docs: includeDocs, ...(after ? { startkey: after } : {}),
-    }));
+    });
     const rows = result.rows.map((row) => ({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) }));
     // Only the cursor row is dropped; the rest keep the view's own collation order (CouchDB's ICU
     // order may differ from JavaScript's string order among equal timestamps).
@@ -41,9 +41,9 @@ export class ObtainRepository {
   async byResourceLocators(locators: string[]): Promise<Map<string, StoredDoc[]>> {
     const found = new Map<string, StoredDoc[]>();
     await Promise.all([...new Set(locators)].map(async (locator) => {
-      const result = await inStore('read the obtain view', () => this.db.view('obtain', 'by_resource_locator', {
+      const result = await this.views.read(this.db, 'read the obtain view', 'obtain', 'by_resource_locator', {
         startkey: [locator], endkey: [locator, {}], include_docs: true,
-      }));
+      });
       if (result.rows.length > 0) found.set(locator, result.rows.map((row) => row.doc as unknown as StoredDoc));
     }));
     return found;

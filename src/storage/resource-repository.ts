@@ -5,11 +5,25 @@ import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
+import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
+
+/** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
+const INDEXED_VIEWS: readonly [string, string][] = [
+  ['node-status', 'live_by_node_timestamp'], ['obtain', 'by_node_timestamp'], ['obtain', 'by_resource_locator'],
+  ['harvest', 'by_node_timestamp'], ['harvest', 'by_resource_locator'], ['oai-pmh', 'by_schema'],
+  ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag'],
+];
+
+/** The count part of a sequence: a number on PouchDB, "N-opaque" on CouchDB 3 (N sums the shards). */
+const seqNumber = (seq: unknown): number => (typeof seq === 'number' ? seq : Number.parseInt(String(seq ?? '0'), 10) || 0);
+
+export interface LiveSummary { count: number; earliest: string | undefined; current: boolean }
+export interface IndexState { docCount: number; updateSeq: string | number; viewsCurrent: boolean; staleViews: string[] }
 
 export class ResourceRepository {
   private readonly db: DocumentScope<unknown>;
 
-  constructor(couch: Couch, names: DatabaseNames) {
+  constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
     this.db = couch.use(names.resourceData);
   }
 
@@ -32,12 +46,52 @@ export class ResourceRepository {
 
   /**
    * Live document count and earliest node_timestamp in one map-only view read: `total_rows` of a
-   * map-only view needs no reduce (reduces cost time per row on the embedded store).
+   * map-only view needs no reduce (reduces cost time per row on the embedded store). Never waits
+   * for an index build: the rows as last indexed are read (bounded by `budget.staleMs`, since
+   * PouchDB makes even a stale read of a view wait while that view is being built); when the
+   * index is only a few changes behind (`budget.smallLag`) it is brought up to date first
+   * (bounded by `budget.catchUpMs`), otherwise the last-indexed rows answer (`current: false`)
+   * and the store is asked to catch up behind the answer. undefined: the index is being built.
    */
-  async liveSummary(): Promise<{ count: number; earliest: string | undefined }> {
-    const result = await inStore('read live documents', () =>
-      this.db.view<null>('node-status', 'live_by_node_timestamp', { limit: 1 }));
-    const first = result.rows[0];
-    return { count: result.total_rows, earliest: first ? String(first.key) : undefined };
+  async liveSummary(budget: { staleMs: number; catchUpMs: number; smallLag: number }): Promise<LiveSummary | undefined> {
+    const read = (params: ViewParams, waitMs: number): Promise<ViewResult<null> | undefined> =>
+      this.views.read<null>(this.db, 'read live documents', 'node-status', 'live_by_node_timestamp', { limit: 1, ...params }, waitMs)
+        .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
+    const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
+      const first = result.rows[0];
+      return { count: result.total_rows, earliest: first ? String(first.key) : undefined, current };
+    };
+    const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
+    if (!stale) return undefined;
+    const lag = seqNumber(info.update_seq) - seqNumber(stale.update_seq);
+    if (lag <= 0) return asLive(stale, true);
+    if (lag <= budget.smallLag) {
+      const fresh = await read({}, budget.catchUpMs);
+      if (fresh) return asLive(fresh, true);
+    } else {
+      void read({ stale: 'update_after' }, budget.catchUpMs); // the store catches up behind the answer
+    }
+    return asLive(stale, false);
+  }
+
+  private info(): Promise<{ doc_count: number; update_seq: unknown }> {
+    return inStore('read the resource database', () => this.db.info());
+  }
+
+  /**
+   * The database's own counters and whether every view has indexed up to its update_seq: one
+   * database info read and one stale, empty read per view (CouchDB `stale=ok&update_seq=true`,
+   * which PouchDB also takes), each bounded by `staleMs`.
+   */
+  async indexState(staleMs: number): Promise<IndexState> {
+    const [info, ...views] = await Promise.all([
+      this.info(),
+      // A view that does not answer within the budget is being built (see liveSummary).
+      ...INDEXED_VIEWS.map(([ddoc, view]) => this.views.read(this.db, 'read the index state', ddoc, view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
+        .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; })),
+    ]);
+    const dbSeq = seqNumber(info.update_seq);
+    const staleViews = INDEXED_VIEWS.filter((_, index) => seqNumber(views[index]?.update_seq) < dbSeq).map(([ddoc, view]) => `${ddoc}/${view}`);
+    return { docCount: info.doc_count, updateSeq: info.update_seq as string | number, viewsCurrent: staleViews.length === 0, staleViews };
   }
 }

@@ -6,9 +6,9 @@
  */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
-import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
+import type { ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
 
 export type SliceView = 'by_identity' | 'by_tag' | 'by_date';
@@ -38,7 +38,7 @@ export function compareRows(a: SliceRow, b: SliceRow): number {
 export class SliceRepository {
   private readonly db: DocumentScope<unknown>;
 
-  constructor(couch: Couch, names: DatabaseNames) {
+  constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
     this.db = couch.use(names.resourceData);
   }
 
@@ -52,12 +52,12 @@ export class SliceRepository {
     const lower = after?.ts ?? bounds.from;
     if (lower !== undefined && lower >= bounds.end) return [];
     const start = after ? [...index.prefix, after.ts, idKey(after.id)] : bounds.from !== undefined ? [...index.prefix, bounds.from] : index.prefix;
-    const result = await inStore('read the slice view', () => this.db.view('slice', index.view, {
+    const result = await this.views.read(this.db, 'read the slice view', 'slice', index.view, {
       ...(start.length > 0 ? { startkey: start } : {}),
       endkey: [...index.prefix, bounds.end],
       inclusive_end: false,
       limit: limit + (after ? 1 : 0),
-    }));
+    });
     const rows = result.rows.map((row) => ({ ts: (row.key as unknown as string[])[index.prefix.length] as string, id: row.id }));
     const first = rows[0];
     const rest = after && first && first.ts === after.ts && first.id === after.id ? rows.slice(1) : rows;

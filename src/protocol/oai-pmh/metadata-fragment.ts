@@ -8,8 +8,11 @@
 import { checkWellFormed } from './well-formed.js';
 import { LR_NS } from './response.js';
 
-/** `wrapped`: the element is in no namespace and was wrapped (see metadataElement). */
-export type Fragment = { ok: true; xml: string; wrapped?: true } | { ok: false; reason: string };
+/**
+ * `wrapped`: the element is in no namespace and was wrapped (see metadataElement). A failure's
+ * `reason` is shown to the harvester; `detail`, when set, is for the log only.
+ */
+export type Fragment = { ok: true; xml: string; wrapped?: true } | { ok: false; reason: string; detail?: string };
 
 const DECLARATION = /^\s*<\?xml\s[^?]*\?>/;
 

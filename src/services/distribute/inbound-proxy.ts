@@ -34,7 +34,9 @@ function segmentsOf(path: string): string[] | undefined {
   }
 }
 
-async function readBody(stream: NodeJS.ReadableStream): Promise<Buffer> {
+async function readBody(stream: NodeJS.ReadableStream, declaredLength: number | undefined): Promise<Buffer> {
+  // A declared length over the limit is refused before a byte is read.
+  if (declaredLength !== undefined && declaredLength > BODY_LIMIT) throw new AppError(413, 'payload_too_large', 'request body too large');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -70,7 +72,7 @@ export function inboundProxy(forwarder: IncomingForwarder, auth: Authenticator):
       throw new AppError(403, 'forbidden', `${ctx.method} ${ctx.path} is not part of inbound replication`);
     }
     const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
-    const body = hasBody ? await readBody(ctx.req) : undefined;
+    const body = hasBody ? await readBody(ctx.req, ctx.request.length) : undefined;
     if (body && segments[0] === '_bulk_docs') refuseSpecialDocs(body);
     const subpath = segments.length ? `/${segments.map(encodeURIComponent).join('/').replace(/^_local%2F|^_local\//, '_local/')}` : '/';
     const response = await forwarder.forward({ method: ctx.method, subpath, search: ctx.search, contentType: ctx.get('content-type') || undefined, body });

@@ -7,10 +7,13 @@
  */
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
-import { readJsonBody } from '../../http/json-body.js';
+import { describeBodyError, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { HARVEST_VERBS, HarvestError, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
 import { answerHarvest } from './harvest-answer.js';
+
+/** The largest harvest request body (POST arguments), read before anything else. */
+const HARVEST_BODY_LIMIT = 1024 * 1024;
 
 export function harvestRoutes(service: HarvestService, publicUrl: string): Router<NodeState> {
   const router = new Router<NodeState>();
@@ -22,9 +25,10 @@ export function harvestRoutes(service: HarvestService, publicUrl: string): Route
     router.get(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => ctx.query));
     router.post(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => {
       try {
-        return await readJsonBody(ctx, 1024 * 1024);
-      } catch {
-        throw new HarvestError('badArgument', 'the request body is not valid JSON');
+        return await readJsonBody(ctx, HARVEST_BODY_LIMIT);
+      } catch (error) {
+        if (isUnsupportedType(error)) throw error;
+        throw new HarvestError('badArgument', describeBodyError(error, HARVEST_BODY_LIMIT));
       }
     }));
   }

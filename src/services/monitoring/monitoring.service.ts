@@ -10,6 +10,12 @@ import type { DashboardData, StoreState } from '../../monitoring/dashboard-data.
 import type { MonitoringRepository } from '../../storage/monitoring-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
+
+/**
+ * How long a scrape waits for the live count (src/storage/resource-repository.ts liveSummary):
+ * a view still being built answers nothing (the gauge is then absent), never a stale zero.
+ */
+const LIVE_COUNT_BUDGET = { staleMs: 500, catchUpMs: 1000, smallLag: 1000 };
 import type { DailyCounts } from './daily-counts.js';
 
 const OUTCOMES = ['ok', 'skipped', 'unreachable', 'failed'];
@@ -37,12 +43,12 @@ export class MonitoringService {
       return down(error);
     }
     try {
-      const [live, backlog, viewLag, status] = await Promise.all([this.resources.liveSummary(), this.store.incomingBacklog(), this.store.viewLag(), this.nodes.nodeStatus()]);
+      const [live, backlog, viewLag, status] = await Promise.all([this.resources.liveSummary(LIVE_COUNT_BUDGET), this.store.incomingBacklog(), this.store.viewLag(), this.nodes.nodeStatus()]);
       const outbound = (status?.outbound ?? {}) as Record<string, { last_sync?: string; outcome?: string; reason?: string; docs_written?: number }>;
       const destinations = Object.entries(outbound).map(([destination, entry]) => ({
         destination, lastRun: entry.last_sync ?? null, outcome: entry.outcome ?? 'unknown', reason: entry.reason ?? null, docsSent: entry.docs_written ?? null,
       }));
-      return { up: true, responseMs, error: null, documentsStored: live.count, incomingBacklog: backlog, viewLag, destinations, lastInSync: typeof status?.last_in_sync === 'string' ? status.last_in_sync : null };
+      return { up: true, responseMs, error: null, documentsStored: live?.count ?? null, incomingBacklog: backlog, viewLag, destinations, lastInSync: typeof status?.last_in_sync === 'string' ? status.last_in_sync : null };
     } catch (error) {
       return { ...down(error), responseMs };
     }
@@ -55,7 +61,7 @@ export class MonitoringService {
     gauges.storeUp.set(state.up ? 1 : 0);
     if (state.responseMs !== null) gauges.storeLatency.set(state.responseMs / 1000);
     if (state.up) {
-      gauges.documentsStored.set(state.documentsStored ?? 0);
+      gauges.documentsStored.set(state.documentsStored ?? Number.NaN);
       gauges.incomingBacklog.set(state.incomingBacklog ?? 0);
       gauges.viewLag.reset();
       for (const lag of state.viewLag) gauges.viewLag.set({ database: lag.database, design_doc: lag.designDoc }, lag.behind);

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
-import type { ResourceRepository } from '../../storage/resource-repository.js';
+import type { LiveSummary, ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 
 const INTERNAL_FIELDS = ['_id', '_rev', 'doc_type', 'doc_version', 'doc_scope', 'active'];
@@ -15,6 +15,18 @@ function publicFields(doc: StoredDoc | undefined, drop: readonly string[] = ['_i
   for (const [key, value] of Object.entries(doc ?? {})) if (!drop.includes(key)) result[key] = value;
   return result;
 }
+
+/**
+ * /status budgets: a stale read that takes longer means its view is being built; an index only
+ * a few changes behind is brought up to date first (so a count right after a write is exact).
+ */
+const STATUS_BUDGET = { staleMs: 80, catchUpMs: 500, smallLag: 100 };
+/**
+ * The first /status of a process has no earlier count to fall back on: it waits longer for an
+ * index a little behind (sample data just loaded), never for one far behind (a restart over many
+ * new documents answers at once with the count as last indexed).
+ */
+const FIRST_STATUS_BUDGET = { staleMs: 2000, catchUpMs: 2000, smallLag: 1000 };
 
 export interface NodeStatus {
   OK: true;
@@ -26,6 +38,13 @@ export interface NodeStatus {
   start_time: unknown;
   process_start_time: string;
   earliestDatestamp: string | null;
+  /** false: doc_count and earliestDatestamp are as last indexed; the index is catching up. */
+  doc_count_current: boolean;
+  /** Whether every view has indexed the whole database (reads of a stale view may wait or 503). */
+  views_current: boolean;
+  stale_views: string[];
+  /** The database's own counters (every document, tombstones and design documents included). */
+  store: { doc_count: number; update_seq: string | number };
   last_in_sync: unknown;
   last_out_sync: unknown;
   outbound: unknown;
@@ -33,6 +52,8 @@ export interface NodeStatus {
 }
 
 export class NodeInfoService {
+  private lastLive: LiveSummary | undefined;
+
   constructor(
     private readonly nodes: NodeRepository,
     private readonly resources: ResourceRepository,
@@ -45,18 +66,31 @@ export class NodeInfoService {
     return node;
   }
 
+  /**
+   * A health check: answers from cheap state, never waiting for an index build (issue 14: under
+   * 100 ms). While the live-count view is being built, the last count this process saw answers;
+   * with none yet (the first /status of a process), FIRST_STATUS_BUDGET applies.
+   */
   async status(): Promise<NodeStatus> {
-    const [node, status, live] = await Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus(), this.resources.liveSummary()]);
+    const [node, status, fresh, index] = await Promise.all([
+      this.requiredNodeDescription(), this.nodes.nodeStatus(), this.resources.liveSummary(this.lastLive ? STATUS_BUDGET : FIRST_STATUS_BUDGET), this.resources.indexState(STATUS_BUDGET.staleMs),
+    ]);
+    const summary = fresh ?? (this.lastLive ? { ...this.lastLive, current: false } : { count: 0, earliest: undefined, current: false });
+    if (fresh) this.lastLive = fresh;
     return {
       OK: true,
       node_id: node.node_id,
       node_name: node.node_name,
       active: node.active === true,
-      doc_count: live.count,
+      doc_count: summary.count,
       install_time: status?.install_time ?? null,
       start_time: status?.start_time ?? null,
       process_start_time: this.processStartTime,
-      earliestDatestamp: live.earliest ?? null,
+      earliestDatestamp: summary.earliest ?? null,
+      doc_count_current: summary.current,
+      views_current: index.viewsCurrent,
+      stale_views: index.staleViews,
+      store: { doc_count: index.docCount, update_seq: index.updateSeq },
       last_in_sync: status?.last_in_sync ?? null,
       last_out_sync: status?.last_out_sync ?? null,
       outbound: status?.outbound ?? {},

@@ -29,6 +29,7 @@ export async function getRecord(args: Record<string, string>, context: OaiContex
     const header = oaiHeader(doc, context);
     if (isDeletedDoc(doc)) { records.push({ header }); continue; }
     const fragment = fragments[index++];
+    if (fragment && !fragment.ok && fragment.detail) context.logger.warn({ doc_ID: doc._id, detail: fragment.detail }, 'OAI-PMH GetRecord: metadata cannot be disseminated');
     if (!fragment?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${fragment?.reason ?? 'no data'}`);
     records.push({ header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } });
   }

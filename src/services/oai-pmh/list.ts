@@ -52,7 +52,7 @@ async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | und
     if (json) { items.push({ row, record: { header, metadata: { json: publicDocument(row.doc) } } }); continue; }
     const fragment = fragments[index++];
     if (fragment?.ok) items.push({ row, record: { header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } });
-    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason }, `OAI-PMH ${verb}: record left out, its metadata cannot be disseminated`);
+    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason, detail: fragment && !fragment.ok ? fragment.detail : undefined }, `OAI-PMH ${verb}: record left out, its metadata cannot be disseminated`);
   }
   return items;
 }

@@ -7,6 +7,7 @@
  */
 import type { StoredDoc } from '../../storage/documents.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
+import { publicFetchFailure } from '../../net/fetch-failure.js';
 import { metadataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { OAI_DC, oaiDcOf } from './oai-dc.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
@@ -30,7 +31,8 @@ export class MetadataSource {
         const locator = doc.payload_schema_locator;
         if (typeof locator !== 'string' || locator === '') return { ok: false, reason: 'the linked document has no payload_schema_locator' };
         const fetched = await this.fetchers(allowPrivate).fetchText(locator);
-        return fetched.ok ? metadataElement(fetched.text) : { ok: false, reason: `the linked resource data could not be fetched: ${fetched.reason}` };
+        return fetched.ok ? metadataElement(fetched.text)
+          : { ok: false, reason: `the linked resource data could not be fetched: ${publicFetchFailure(fetched)}`, detail: `${locator}: ${fetched.reason}` };
       }
       default:
         return { ok: false, reason: `payload_placement ${String(doc.payload_placement)} has no resource data` };

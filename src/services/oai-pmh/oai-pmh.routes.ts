@@ -43,7 +43,7 @@ async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Pro
     const unavailable = error instanceof AppError && error.status === 503;
     ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
     ctx.status = unavailable ? 503 : 500;
-    if (unavailable) ctx.set('Retry-After', '5');
+    if (unavailable) ctx.set('Retry-After', String(error.retryAfter ?? 5));
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = unavailable ? 'The OAI-PMH service is temporarily unavailable; retry later.\n' : 'Internal error.\n';
   }

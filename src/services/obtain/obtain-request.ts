@@ -19,8 +19,12 @@ export const obtainError = (message: string): AppError => new AppError(500, 'bad
 const GET_ARGS = ['request_ID', 'request_id', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
 const POST_ARGS = ['request_IDs', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
 
+/** Longest request ID (a resource locator or doc_ID); longer is refused, not looked up. */
+export const MAX_ID_LENGTH = 8192;
+
 function flag(value: unknown, name: string): boolean | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
+  // null is a JSON value of the wrong type, not an absent argument.
+  if (value === undefined || value === '') return undefined;
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') {
     if (/^(t|true)$/i.test(value)) return true;
@@ -63,7 +67,9 @@ export function fromBody(body: unknown): ObtainRequest {
   if (typeof args !== 'object' || Array.isArray(args)) throw obtainError('the request body must be a JSON object');
   const record = args as Record<string, unknown>;
   rejectUnknown(record, POST_ARGS);
-  const ids = record.request_IDs ?? [];
+  // Absent means "all"; any other value, null included, must be the array of IDs.
+  const ids = record.request_IDs === undefined ? [] : record.request_IDs;
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && id.length > 0)) throw obtainError('request_IDs must be an array of non-empty strings');
+  if (ids.some((id: string) => id.length > MAX_ID_LENGTH)) throw obtainError(`a request ID is too long: the limit is ${MAX_ID_LENGTH} characters`);
   return normalise(ids as string[], record);
 }

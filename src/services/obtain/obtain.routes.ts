@@ -2,9 +2,11 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { NodeState, NodeContext } from '../../http/context.js';
-import { readJsonBody } from '../../http/json-body.js';
+import { describeBodyError, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { fromBody, fromQuery, obtainError } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
+
+const OBTAIN_BODY_LIMIT = 1024 * 1024;
 
 function send(ctx: NodeContext, response: ObtainResponse): void {
   ctx.type = 'application/json; charset=utf-8';
@@ -25,9 +27,10 @@ export function obtainRoutes(service: ObtainService): Router<NodeState> {
   router.post('/obtain', async (ctx) => {
     let body: unknown;
     try {
-      body = await readJsonBody(ctx, 1024 * 1024);
-    } catch {
-      throw obtainError('the request body is not valid JSON');
+      body = await readJsonBody(ctx, OBTAIN_BODY_LIMIT);
+    } catch (error) {
+      if (isUnsupportedType(error)) throw error;
+      throw obtainError(describeBodyError(error, OBTAIN_BODY_LIMIT));
     }
     send(ctx, await service.obtain(fromBody(body)));
   });

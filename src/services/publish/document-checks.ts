@@ -33,6 +33,19 @@ export interface SignatureOutcome {
 
 export type CheckResult = { ok: true; signature: SignatureOutcome } | { ok: false; error: string };
 
+/**
+ * CouchDB treats an id beginning with "_" specially (`_design/`, `_local/`, or refused outright,
+ * which fails a whole `_bulk_docs`): such a doc_ID, or a `replaces` entry naming one, is refused
+ * per document (CouchDB "Document ID": ids starting with an underscore are reserved).
+ */
+function reservedIdError(doc: Envelope): string | undefined {
+  if (typeof doc.doc_ID === 'string' && doc.doc_ID.startsWith('_')) return 'invalid document: doc_ID must not begin with "_" (reserved by the store)';
+  if (Array.isArray(doc.replaces) && doc.replaces.some((id) => typeof id === 'string' && id.startsWith('_'))) {
+    return 'invalid document: replaces must not name an id beginning with "_" (reserved by the store)';
+  }
+  return undefined;
+}
+
 const identityOf = (doc: Envelope): Record<string, unknown> => (doc.identity as Record<string, unknown> | undefined) ?? {};
 
 export class DocumentChecks {
@@ -60,6 +73,8 @@ export class DocumentChecks {
     const { policy } = context;
     const valid = context.mode === 'publish' ? this.validator.validate(doc) : this.validator.validateStored(doc);
     if (!valid.ok) return { ok: false, error: `invalid document: ${valid.error}` };
+    const reserved = reservedIdError(doc);
+    if (reserved) return { ok: false, error: reserved };
     const xml = context.mode === 'publish' ? inlineXmlRefusal(doc) : undefined;
     if (xml) return { ok: false, error: `invalid document: ${xml}` };
     if (!this.filter(doc, context.filter)) return { ok: false, error: 'rejected by filter' };

@@ -4,10 +4,13 @@
  * of documents signed by one key costs one fetch, shared by every node process.
  */
 import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { NodeRepository } from '../../storage/node-repository.js';
+import type { SafeFetchFailure } from '../../net/safe-fetch.js';
+import { publicFetchFailure } from '../../net/fetch-failure.js';
 
 export interface TextFetcher {
-  fetchText(url: string): Promise<{ ok: true; text: string; contentType?: string | null } | { ok: false; reason: string }>;
+  fetchText(url: string): Promise<{ ok: true; text: string; contentType?: string | null } | { ok: false; reason: string; code?: SafeFetchFailure; status?: number }>;
 }
 
 const CACHE_MS = 24 * 60 * 60 * 1000;
@@ -18,6 +21,7 @@ export class KeyResolver {
   constructor(
     private readonly nodes: NodeRepository,
     private readonly fetcherFor: (allowPrivate: boolean) => TextFetcher,
+    private readonly logger?: Logger,
   ) {}
 
   /** Armored keys found at the locations (a key server page holding the armored block is fine). */
@@ -34,7 +38,9 @@ export class KeyResolver {
       }
       const fetched = await this.fetcherFor(allowPrivate).fetchText(url);
       if (!fetched.ok) {
-        failures.push(`${url}: ${fetched.reason}`);
+        // The client is told what failed in its terms; the fetcher's detail goes to the log.
+        this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
+        failures.push(`${url}: ${publicFetchFailure(fetched)}`);
         continue;
       }
       const found = fetched.text.match(ARMORED_KEY) ?? [];

@@ -7,7 +7,7 @@ import type { NodeContext } from '../../http/context.js';
 import type { Authenticator } from '../../http/auth.js';
 import type { Account } from '../../storage/account-repository.js';
 import type { ServiceDescription } from '../../domain/service-descriptions.js';
-import { readJsonBody, describeBodyError } from '../../http/json-body.js';
+import { readJsonBody, describeBodyError, isUnsupportedType } from '../../http/json-body.js';
 import { numberSetting, requiresBasicAuth, type ServiceSettings } from '../service-settings.js';
 import { PublishRefused } from './publish.service.js';
 
@@ -32,7 +32,8 @@ export async function readPublishRequest(ctx: NodeContext, settings: ServiceSett
   try {
     body = await readJsonBody(ctx, limit);
   } catch (error) {
-    throw new PublishRefused(describeBodyError(error, limit));
+    if (isUnsupportedType(error)) throw error;
+    throw new PublishRefused(describeBodyError(error, limit, 'service_data.msg_size_limit'));
   }
   return { description, account, body, docLimit: numberSetting(description.service_data, 'doc_limit') };
 }

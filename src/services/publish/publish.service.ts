@@ -113,7 +113,7 @@ export class PublishService {
     // stored shows up as a conflict of the optimistic write (no _rev), and only those are read and
     // handled as same-doc_ID updates: a batch of new documents costs one _bulk_docs round trip.
     const replaced = documents.flatMap((doc) => (isRecord(doc) && Array.isArray(doc.replaces) ? doc.replaces : []))
-      .filter((id): id is string => typeof id === 'string' && id.length > 0);
+      .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
     const state = await this.store.getMany(replaced);

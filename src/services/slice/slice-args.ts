@@ -23,12 +23,24 @@ const KNOWN = new Set(['identity', 'any_tags', 'from', 'until', 'ids_only', 'res
 /** Each tag is one range read per page; more than this is refused rather than fanned out. */
 export const MAX_TAGS = 20;
 
+/**
+ * Longest identity or tag, and longest resumption token: far above any real value, and short
+ * enough that a key never costs the store more than a small read.
+ */
+export const MAX_VALUE_LENGTH = 1000;
+export const MAX_TOKEN_LENGTH = 4096;
+
 type Query = Record<string, string | string[] | undefined>;
 
-function single(query: Query, name: string): string | undefined {
+function capped(name: string, value: string, limit: number): string {
+  if (value.length > limit) throw badRequest(`${name} is too long: ${value.length} characters, the limit is ${limit}`);
+  return value;
+}
+
+function single(query: Query, name: string, limit = MAX_VALUE_LENGTH): string | undefined {
   const value = query[name];
   if (Array.isArray(value)) throw badRequest(`${name} is given more than once`);
-  return value;
+  return value === undefined ? undefined : capped(name, value, limit);
 }
 
 function day(query: Query, name: string): string | undefined {
@@ -60,13 +72,13 @@ export function parseSliceArgs(query: Query): SliceArgs {
   // any_tags is a comma-separated list; repeating the argument adds to the list.
   const rawTags = query.any_tags;
   const pieces = (Array.isArray(rawTags) ? rawTags : rawTags === undefined ? [] : [rawTags]).flatMap((value) => value.split(','));
-  const tags = [...new Set(pieces.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0))].sort();
+  const tags = [...new Set(pieces.map((tag) => capped('a tag of any_tags', tag.trim().toLowerCase(), MAX_VALUE_LENGTH)).filter((tag) => tag.length > 0))].sort();
   if (rawTags !== undefined && tags.length === 0) throw badRequest('any_tags is empty');
   if (tags.length > MAX_TAGS) throw badRequest(`any_tags has ${tags.length} tags, at most ${MAX_TAGS} are allowed`);
   const from = day(query, 'from');
   const until = day(query, 'until');
   if (from !== undefined && until !== undefined && from > until) throw badRequest(`from (${from}) is after until (${until})`);
-  const resumptionToken = single(query, 'resumption_token');
+  const resumptionToken = single(query, 'resumption_token', MAX_TOKEN_LENGTH);
   if (resumptionToken !== undefined && resumptionToken.length === 0) throw badRequest('resumption_token is empty');
   return { identity, tags, from, until, idsOnly: bool(query, 'ids_only'), resumptionToken };
 }

@@ -10,6 +10,7 @@ import { depositReceipt } from '../../protocol/sword/deposit-receipt.js';
 import { errorDocument } from '../../protocol/sword/error-document.js';
 import { parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } from './deposit-request.js';
 import { describeSwordError } from './sword-error.js';
+import { AppError } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
 
 const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
@@ -23,6 +24,7 @@ async function swordExit(ctx: NodeContext, service: SwordService, run: () => Pro
     ctx.status = described.status;
     ctx.type = MEDIA.error;
     if (described.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
+    if (described.status === 503) ctx.set('Retry-After', String(error instanceof AppError && error.retryAfter !== undefined ? error.retryAfter : 5));
     // A refused upload is not read to its end: close the connection after answering.
     if (described.status === 413) ctx.set('Connection', 'close');
     const verbose = ctx.get('x-verbose').trim().toLowerCase() === 'true';

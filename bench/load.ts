@@ -1,0 +1,126 @@
+/**
+ * bench/load (issue 14): mixed traffic on loopback with autocannon — obtain by doc_ID, slice by
+ * tag, JSON harvest and OAI-PMH pages from a random date, publish batches of 10 — all kinds at
+ * once, the connections shared among them; then the equivalent raw reads and writes sent straight
+ * to the store at the same concurrency. Per kind: throughput, p50/p99 and errors; node and store
+ * peak RSS; one closing line per concurrency whose ratio is node reads/s over the store's.
+ *   BENCH_DOCS=100000 BENCH_DURATION=60 BENCH_CONNECTIONS=16,64 BENCH_PAGE=100 (all configurable,
+ *   so the bench also runs at smaller sizes)
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startNodeProcess, loadBenchCorpus, report, round, rssOf } from './support.js';
+import { generateDocument, loadTemplates } from './generate.js';
+
+const TOTAL = Number(process.env.BENCH_DOCS ?? 100000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 60);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '16,64').split(',').map(Number);
+const PAGE = Number(process.env.BENCH_PAGE ?? 100);
+const STEP_MS = 60000;
+const START = Date.parse('2020-01-01T00:00:00Z');
+
+type Kind = 'obtain' | 'slice' | 'harvest' | 'oai-pmh' | 'publish';
+const KINDS: Kind[] = ['obtain', 'slice', 'harvest', 'oai-pmh', 'publish'];
+interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number }
+
+const randomInt = (n: number): number => Math.floor(Math.random() * n);
+const docId = (i: number): string => `bench-${i.toString().padStart(7, '0')}`;
+const randomDay = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString().slice(0, 10);
+const randomStamp = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString();
+
+const node = await startNodeProcess({
+  services: {
+    publish: { service_auth: { service_authz: ['none'] } },
+    slice: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: PAGE } },
+    harvest: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
+    oai_pmh: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
+  },
+});
+const { dataDir } = node;
+const storeUrl = (JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string }).url;
+const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
+const storeAuth = `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`;
+const storePid = (): number | undefined => Number(fs.readFileSync(`/proc/${node.pid}/task/${node.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined;
+const templates = loadTemplates();
+let published = TOTAL;
+const publishBody = (): string => JSON.stringify({ documents: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), doc_ID: docId(i) }; }) });
+const rawBulkBody = (): string => JSON.stringify({ docs: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), _id: docId(i), doc_ID: docId(i), doc_type: 'resource_data', node_timestamp: new Date().toISOString() }; }) });
+const viewBody = (startkey: unknown, endkey: unknown): string => JSON.stringify({ startkey, endkey, limit: PAGE + 1, include_docs: true });
+const schema = String((templates[0]?.payload_schema as string[] | undefined)?.[0] ?? 'nsdl_dc').toLowerCase();
+
+/** One request of each kind, against the node or the store (its equivalent raw read or write). */
+function requestFor(kind: Kind, target: 'node' | 'store'): () => { method: string; path: string; headers?: Record<string, string>; body?: string } {
+  const json = { 'content-type': 'application/json' };
+  const store = { ...json, authorization: storeAuth };
+  const view = (ddoc: string, name: string): string => `/resource_data/_design/${ddoc}/_view/${name}`;
+  switch (kind) {
+    case 'obtain': return target === 'node'
+      ? () => ({ method: 'GET', path: `/obtain?request_ID=${docId(randomInt(TOTAL))}&by_doc_ID=T` })
+      : () => ({ method: 'GET', path: `/resource_data/${docId(randomInt(TOTAL))}`, headers: store });
+    case 'slice': return target === 'node'
+      ? () => ({ method: 'GET', path: `/slice?any_tags=topic-${randomInt(500)}&from=${randomDay()}` })
+      : () => { const tag = `topic-${randomInt(500)}`; return { method: 'POST', path: view('slice', 'by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
+    case 'harvest': return target === 'node'
+      ? () => ({ method: 'GET', path: `/harvest/listrecords?from=${randomStamp().slice(0, 19)}Z` })
+      : () => ({ method: 'POST', path: view('harvest', 'by_node_timestamp'), headers: store, body: viewBody([randomStamp()], [{}]) });
+    case 'oai-pmh': return target === 'node'
+      ? () => ({ method: 'GET', path: `/OAI-PMH?verb=ListRecords&metadataPrefix=${schema}&from=${randomStamp().slice(0, 19)}Z` })
+      : () => ({ method: 'POST', path: view('oai-pmh', 'by_schema'), headers: store, body: viewBody([schema, randomStamp()], [schema, {}]) });
+    case 'publish': return target === 'node'
+      ? () => ({ method: 'POST', path: '/publish', headers: json, body: publishBody() })
+      : () => ({ method: 'POST', path: '/resource_data/_bulk_docs', headers: store, body: rawBulkBody() });
+  }
+}
+
+/** All kinds at once for DURATION seconds, `connections` shared among them; peak RSS sampled meanwhile. */
+async function mixed(target: 'node' | 'store', connections: number): Promise<{ results: Measured[]; peak: { node: number; store: number } }> {
+  const peak = { node: 0, store: 0 };
+  const sampler = setInterval(() => {
+    peak.node = Math.max(peak.node, rssOf(node.pid));
+    const pid = storePid();
+    if (pid) peak.store = Math.max(peak.store, rssOf(pid));
+  }, 250);
+  const perKind = Math.max(1, Math.floor(connections / KINDS.length));
+  const results = await Promise.all(KINDS.map(async (kind) => {
+    const next = requestFor(kind, target);
+    const result = await autocannon({
+      url: target === 'node' ? node.url : storeUrl, connections: kind === 'obtain' ? connections - perKind * (KINDS.length - 1) : perKind, duration: DURATION,
+      requests: [{ setupRequest: (request) => ({ ...request, ...next() }) as typeof request }],
+    });
+    const errors = result.errors + result.timeouts + result.non2xx;
+    return { kind, requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  }));
+  clearInterval(sampler);
+  return { results, peak };
+}
+
+/** Brings the views the load reads up to date: each run measures serving, not a catch-up left by the previous one. */
+async function refreshViews(): Promise<void> {
+  const db = node.couch.use(node.names.resourceData);
+  for (const [ddoc, view] of [['obtain', 'by_node_timestamp'], ['slice', 'by_tag'], ['harvest', 'by_node_timestamp'], ['oai-pmh', 'by_schema'], ['node-status', 'live_by_node_timestamp']] as const) {
+    await db.view(ddoc, view, { limit: 1 });
+  }
+}
+
+const mb = (bytes: number): number => round(bytes / 2 ** 20);
+const readRps = (results: Measured[]): number => results.filter((r) => r.kind !== 'publish').reduce((sum, r) => sum + r.rps, 0);
+try {
+  process.stdout.write(`loading ${TOTAL} documents... `);
+  await loadBenchCorpus(node, TOTAL, STEP_MS);
+  const built = Date.now();
+  await refreshViews();
+  process.stdout.write(`done; views built in ${round((Date.now() - built) / 1000)} s; ${DURATION} s per run, pages of ${PAGE}\n`);
+  for (const connections of CONNECTIONS) {
+    for (const target of ['node', 'store'] as const) {
+      await refreshViews(); // what the previous run published is indexed before this one starts
+      const { results, peak } = await mixed(target, connections);
+      process.stdout.write(`${target}, ${connections} connections: peak RSS node ${mb(peak.node)} MB, store ${mb(peak.store)} MB\n`);
+      for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}  (${r.requests} requests)\n`);
+      if (target === 'node') (globalThis as { nodeReads?: number }).nodeReads = readRps(results);
+      else report(`load ${connections} connections (reads)`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');
+    }
+  }
+} finally {
+  await node.close();
+}

@@ -1,0 +1,44 @@
+/**
+ * A failed fetch is reported in the user's terms, never with resolver or socket internals
+ * (`getaddrinfo ENOTFOUND …`), and the detail goes to the log (issue 14, defect 7).
+ */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { nsdlDocs } from '../support/documents.js';
+
+const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
+const NOWHERE = 'http://no-such-host.invalid';
+const INTERNALS = /getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/;
+
+describe('fetch failures in the user\'s terms', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { policy: { verify_signatures: true } } });
+    await addAccount(node, 'alice', 'alice-password-1');
+    const ts = '2024-07-01T00:00:00.000000Z';
+    await node.couch.use(node.names.resourceData).insert({
+      _id: 'linked-1', doc_ID: 'linked-1', doc_type: 'resource_data', doc_version: '0.23.0', active: true, TOS: { submission_TOS: 'http://example.org/tos' },
+      identity: { submitter: 'tester', submitter_type: 'agent' }, payload_placement: 'linked', payload_schema: ['oai_dc'],
+      payload_schema_locator: `${NOWHERE}/record.xml`, resource_locator: 'http://example.org/linked-1', create_timestamp: ts, update_timestamp: ts, node_timestamp: ts,
+    } as never);
+  });
+  after(async () => node.stop());
+
+  it('OAI-PMH GetRecord of a linked record whose host does not resolve', async () => {
+    const xml = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&identifier=linked-1&metadataPrefix=oai_dc`)).text();
+    expect(xml).to.match(/code="cannotDisseminateFormat"/);
+    expect(xml).to.match(/host name could not be resolved/);
+    expect(xml).to.not.match(INTERNALS);
+    expect(node.logs.join('')).to.match(/no-such-host\.invalid/);
+  });
+
+  it('publish with a key_location whose host does not resolve', async () => {
+    const [doc] = nsdlDocs(1);
+    const signed = { ...doc, digital_signature: { signature: '-----BEGIN PGP SIGNED MESSAGE-----\nx', key_location: [`${NOWHERE}/key`], signing_method: 'LR-PGP.1.0' } };
+    const { body } = await postJson(`${node.url}/publish`, { documents: [signed] }, AUTH);
+    const [result] = body.document_results as { OK: boolean; error: string }[];
+    expect(result?.OK).to.equal(false);
+    expect(result?.error).to.match(/no public key could be fetched.*host name could not be resolved/);
+    expect(result?.error).to.not.match(INTERNALS);
+  });
+});

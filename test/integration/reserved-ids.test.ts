@@ -1,0 +1,70 @@
+/**
+ * doc_IDs CouchDB treats specially (a leading "_": design, local or refused ids) are refused per
+ * document, at /publish and for documents arriving by replication at /incoming; the rest of the
+ * batch is stored (issue 14, defects 1 and 2).
+ */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+
+const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
+const ADMIN = { authorization: basicAuth('ops', 'ops-password-1') };
+
+async function stored(node: TestNode, id: string): Promise<Doc | undefined> {
+  try { return await node.couch.use(node.names.resourceData).get(id) as unknown as Doc; } catch { return undefined; }
+}
+
+describe('reserved doc_IDs', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode();
+    await addAccount(node, 'alice', 'alice-password-1');
+    await addAccount(node, 'ops', 'ops-password-1', 'network_admin');
+  });
+  after(async () => node.stop());
+
+  for (const id of ['_design/x', '_local/x', '_local/auth_session_secret']) {
+    it(`refuses doc_ID ${id} with a per-document error and stores nothing under it`, async () => {
+      const [doc] = nsdlDocs(1);
+      const { status, body } = await postJson(`${node.url}/publish`, { documents: [{ ...doc, doc_ID: id }] }, AUTH);
+      expect(status).to.equal(200);
+      const [result] = body.document_results as { OK: boolean; error?: string }[];
+      expect(result?.OK).to.equal(false);
+      expect(result?.error).to.match(/doc_ID must not begin with "_"/);
+      expect(await stored(node, id)).to.equal(undefined);
+    });
+  }
+
+  it('one reserved doc_ID among good ones: one per-document error, the others stored', async () => {
+    const [good1, bad, good2] = nsdlDocs(3) as [Doc, Doc, Doc];
+    const docs = [{ ...good1, doc_ID: 'reserved-good-1' }, { ...bad, doc_ID: '_changes' }, { ...good2, doc_ID: 'reserved-good-2' }];
+    const { status, body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+    expect(status).to.equal(200);
+    const results = body.document_results as { doc_ID: string; OK: boolean; error?: string }[];
+    expect(results.map((r) => r.OK)).to.deep.equal([true, false, true]);
+    expect(results[1]?.error).to.match(/reserved/);
+    expect(await stored(node, 'reserved-good-1')).to.not.equal(undefined);
+    expect(await stored(node, 'reserved-good-2')).to.not.equal(undefined);
+  });
+
+  it('refuses a replaces entry naming a reserved id', async () => {
+    const [doc] = nsdlDocs(1);
+    const { body } = await postJson(`${node.url}/publish`, { documents: [{ ...doc, doc_version: '0.49.0', replaces: ['_design/node-status'] }] }, AUTH);
+    const [result] = body.document_results as { OK: boolean; error?: string }[];
+    expect(result?.OK).to.equal(false);
+    expect(result?.error).to.match(/replaces must not name/);
+  });
+
+  it('a document replicated to /incoming with a reserved doc_ID is rejected, not stored', async () => {
+    const [doc] = nsdlDocs(1) as [Doc];
+    const incoming = { ...doc, _id: 'arrived-1', _rev: '1-aaaa', doc_ID: '_design/evil', publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+    const [good] = nsdlDocs(2).slice(1) as [Doc];
+    const goodIncoming = { ...good, _id: 'arrived-2', _rev: '1-bbbb', doc_ID: 'arrived-good', publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+    const response = await fetch(`${node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ docs: [incoming, goodIncoming], new_edits: false }) });
+    expect(response.status).to.equal(201);
+    const deadline = Date.now() + 20000;
+    while (Date.now() < deadline && !(await stored(node, 'arrived-good'))) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await stored(node, 'arrived-good')).to.not.equal(undefined);
+    expect(await stored(node, '_design/evil')).to.equal(undefined);
+  });
+});
