@@ -73,7 +73,10 @@ export class EmbeddedCouch {
     // The settings (the admin password among them) go over the IPC channel, never through the
     // child's environment: /proc/<pid>/environ keeps the initial environment for the process's life.
     const settings = { dataDir: this.options.dataDir, port: this.port, user: this.options.user, password: this.options.password };
-    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    // A process group of its own: Ctrl-C at a terminal signals the node's group, and the node
+    // stops the store itself after in-flight requests (a store interrupted first could be seen
+    // as crashed and restarted mid-shutdown). It still exits when the node dies: IPC disconnects.
+    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
     child.send({ type: 'settings', settings });
     this.child = child;
     let stderrTail = '';

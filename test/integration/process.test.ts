@@ -79,6 +79,16 @@ describe('configuration errors stop the node with a one-line message naming the 
 });
 
 describe('graceful shutdown', () => {
+  it('Ctrl-C at a terminal (SIGINT to the whole process group) stops the node once, without restarting its store', async () => {
+    const running = await startMain({ DATA_DIR: tempDir() }, [], 60000, true);
+    process.kill(-(running.child.pid as number), 'SIGINT');
+    const { code } = await exitOf(running.child);
+    expect(code).to.equal(0);
+    expect(running.output()).to.contain('"msg":"node stopped"');
+    expect(running.output()).to.not.contain('embedded store exited; restarting');
+    expect(running.output()).to.not.contain('restart failed');
+  });
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal}: stops accepting, stops the embedded store (none is started on CouchDB), exits 0`, async () => {
       const running = await startMain({ DATA_DIR: tempDir() });

@@ -14,12 +14,13 @@ export interface NodeProcess {
 }
 
 /** Runs main.ts on the suite's store (support/store.ts) unless `env` names a CouchDB itself. */
-export function runMain(env: Record<string, string>, args: string[] = []): ChildProcess {
+export function runMain(env: Record<string, string>, args: string[] = [], detached = false): ChildProcess {
   const store = env.DATA_DIR && !('COUCHDB_URL' in env) ? storeEnv(env.DATA_DIR) : {};
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...store, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
   });
 }
 
@@ -44,8 +45,9 @@ export async function waitForLog(running: NodeProcess, message: string, timeoutM
 }
 
 /** Starts main.ts and resolves once it logs "node listening". */
-export function startMain(env: Record<string, string>, args: string[] = [], timeoutMs = 60000): Promise<NodeProcess> {
-  const child = runMain({ PORT: '0', LOG_LEVEL: 'info', ...env }, args);
+/** `detached`: the node leads a process group of its own, as a command started at a terminal does. */
+export function startMain(env: Record<string, string>, args: string[] = [], timeoutMs = 60000, detached = false): Promise<NodeProcess> {
+  const child = runMain({ PORT: '0', LOG_LEVEL: 'info', ...env }, args, detached);
   let out = '';
   let embeddedPid: number | undefined;
   return new Promise((resolve, reject) => {
