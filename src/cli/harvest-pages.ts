@@ -38,7 +38,11 @@ export function pageUrl(query: HarvestQuery, token: string | null): string {
 export async function fetchPage(query: HarvestQuery, token: string | null, policy: RetryPolicy): Promise<HarvestPage> {
   const answer = await request(pageUrl(query, token), { headers: { accept: query.via === 'json' ? 'application/json' : 'text/xml' } }, policy);
   if (answer.status !== 200) throw refusedError(`harvest: HTTP ${answer.status} from ${new URL(query.url).host}: ${answer.text.slice(0, 200).replace(/\s+/g, ' ')}`);
-  return query.via === 'json' ? jsonPage(jsonOf(answer, 'harvest')) : oaiPage(answer.text);
+  // A Learning Registry node answers OAI-PMH requests for its JSON metadata prefix as Basic
+  // Harvest does, in JSON (spec "OAI-PMH Harvest": "behaves as basic harvest"); any other
+  // answer is OAI-PMH XML.
+  const json = query.via === 'json' || /^application\/(?:[\w.+-]+\+)?json\b/i.test(answer.headers.get('content-type') ?? '');
+  return json ? jsonPage(jsonOf(answer, 'harvest')) : oaiPage(answer.text);
 }
 
 function jsonPage(body: Record<string, unknown>): HarvestPage {

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { storeEnv } from './store.js';
 import { ROOT, exitOf } from './process.js';
 
 export const BIN = path.join(ROOT, 'bin', 'lr-node.js');
@@ -29,8 +30,10 @@ export function ensureBuilt(): void {
 
 export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
+/** The command's environment; a DATA_DIR follows the suite's store (support/store.ts) unless COUCHDB_URL is given. */
 export function cliEnv(env: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env };
+  const store = env.DATA_DIR && !('COUCHDB_URL' in env) ? storeEnv(env.DATA_DIR) : {};
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...store, ...env };
 }
 
 export function spawnCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): { child: ChildProcess; output: () => CliRun } {
