@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { register as globalRegistry } from 'prom-client';
 import { getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { startTestNetwork, publish, distribute, settled, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
 import { onCouchDB } from '../support/store.js';
 import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
@@ -52,7 +52,11 @@ describe('/metrics', function () {
     expect(moved('lr_http_requests_total', { service: 'publish', route: '/publish', method: 'POST', status: '200' })).to.equal(2);
     expect(moved('lr_documents_published_total')).to.equal(4);
     expect(moved('lr_documents_rejected_total', { reason: 'invalid_document' })).to.equal(1);
-    const status = await getJson(`${a.node.url}/status`);
+    // /status answers at once, with doc_count_current false while its view catches up (issue 14).
+    const status = await waitFor('a current /status count', async () => {
+      const answer = await getJson(`${a.node.url}/status`);
+      return answer.body.doc_count_current === true ? answer : undefined;
+    });
     expect(after.value('lr_documents_stored')).to.equal(status.body.doc_count).and.to.equal(4);
     expect(after.family('lr_http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
   });
