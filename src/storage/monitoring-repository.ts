@@ -7,6 +7,7 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
+import { designDocIndex, seqNumber } from './index-state.js';
 import { getOrUndefined } from './documents.js';
 
 /** A row of the obtain view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
@@ -18,12 +19,6 @@ export interface ViewLag { database: string; designDoc: string; behind: number }
 
 /** Per-day counts of stored documents (src/services/monitoring/daily-counts.ts); `_local`, so never replicated. */
 export const DAILY_COUNTS_ID = '_local/lr-daily-stored';
-
-/** The numeric part of an update sequence: CouchDB 3's `N-opaque` (N is the sum over shards) or the embedded store's number. */
-function seqNumber(seq: unknown): number {
-  const value = Number.parseInt(String(seq ?? '0'), 10);
-  return Number.isFinite(value) ? value : 0;
-}
 
 export class MonitoringRepository {
   private readonly resources: DocumentScope<unknown>;
@@ -60,12 +55,10 @@ export class MonitoringRepository {
         inStore(`list design documents of ${database}`, () => db.list({ startkey: '_design/', endkey: '_design0', include_docs: true })),
       ]);
       const withViews = ddocs.rows.filter((row) => Object.keys((row.doc as { views?: object } | undefined)?.views ?? {}).length > 0);
-      const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () =>
-        this.couch.request({ db: database, path: `${row.id}/_info` })) as Promise<{ view_index?: { update_seq?: unknown; updates_pending?: { total?: unknown } } }>));
+      const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () => designDocIndex(this.couch, database, row.id))));
       for (const [position, row] of withViews.entries()) {
-        const index = indexed[position]?.view_index;
-        const pending = index?.updates_pending?.total;
-        const behind = typeof pending === 'number' ? pending : seqNumber(info.update_seq) - seqNumber(index?.update_seq);
+        const index = indexed[position];
+        const behind = index?.pending ?? seqNumber(info.update_seq) - seqNumber(index?.updateSeq);
         lags.push({ database, designDoc: row.id.slice('_design/'.length), behind: Math.max(0, behind) });
       }
     }

@@ -5,6 +5,7 @@ import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
+import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
 
 /** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
@@ -14,8 +15,6 @@ const INDEXED_VIEWS: readonly [string, string][] = [
   ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag'],
 ];
 
-/** The count part of a sequence: a number on PouchDB, "N-opaque" on CouchDB 3 (N sums the shards). */
-const seqNumber = (seq: unknown): number => (typeof seq === 'number' ? seq : Number.parseInt(String(seq ?? '0'), 10) || 0);
 
 export interface LiveSummary { count: number; earliest: string | undefined; current: boolean }
 export interface IndexState { docCount: number; updateSeq: string | number; viewsCurrent: boolean; staleViews: string[] }
@@ -83,9 +82,9 @@ export class ResourceRepository {
    */
   private async pendingByDesignDoc(waitMs: number): Promise<Map<string, number>> {
     const ddocs = [...new Set(INDEXED_VIEWS.map(([ddoc]) => ddoc))];
-    const answers = await Promise.all(ddocs.map((ddoc) => this.couch.request({ db: this.names.resourceData, path: `_design/${ddoc}/_info`, ...{ signal: AbortSignal.timeout(waitMs) } })
-      .then((body) => (body as { view_index?: { updates_pending?: { total?: unknown } } }).view_index?.updates_pending?.total, () => undefined)));
-    return new Map(ddocs.flatMap((ddoc, index) => (typeof answers[index] === 'number' ? [[ddoc, answers[index]]] : [])));
+    const answers = await Promise.all(ddocs.map((ddoc) => designDocIndex(this.couch, this.names.resourceData, `_design/${ddoc}`, AbortSignal.timeout(waitMs))
+      .then((index) => index.pending, () => undefined)));
+    return new Map(ddocs.flatMap((ddoc, index) => { const pending = answers[index]; return pending === undefined ? [] : [[ddoc, pending] as const]; }));
   }
 
   private info(): Promise<{ doc_count: number; update_seq: unknown }> {

@@ -5,11 +5,11 @@ import { expect } from 'chai';
 import { ROOT, startMain, exitOf } from '../support/process.js';
 import { tempDir, basicAuth, postJson } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { storeEnv } from '../support/store.js';
+import { storeEnvOf } from '../support/store.js';
 
 function account(env: Record<string, string>, args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/account.ts'), ...args], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(env.DATA_DIR ? storeEnv(env.DATA_DIR) : {}), ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...storeEnvOf(env), ...env }, stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';

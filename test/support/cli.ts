@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { storeEnv } from './store.js';
+import { storeEnvOf } from './store.js';
 import { ROOT, exitOf } from './process.js';
 
 export const BIN = path.join(ROOT, 'bin', 'lr-node.js');
@@ -32,7 +32,7 @@ export interface CliRun { code: number | null; signal: NodeJS.Signals | null; st
 
 /** The command's environment; a DATA_DIR follows the suite's store (support/store.ts) unless COUCHDB_URL is given. */
 export function cliEnv(env: Record<string, string> = {}): Record<string, string> {
-  const store = env.DATA_DIR && !('COUCHDB_URL' in env) ? storeEnv(env.DATA_DIR) : {};
+  const store = storeEnvOf(env);
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...store, ...env };
 }
 

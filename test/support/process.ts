@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { storeEnv } from './store.js';
+import { storeEnvOf } from './store.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -15,7 +15,7 @@ export interface NodeProcess {
 
 /** Runs main.ts on the suite's store (support/store.ts) unless `env` names a CouchDB itself. */
 export function runMain(env: Record<string, string>, args: string[] = [], detached = false): ChildProcess {
-  const store = env.DATA_DIR && !('COUCHDB_URL' in env) ? storeEnv(env.DATA_DIR) : {};
+  const store = storeEnvOf(env);
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...store, ...env },

@@ -27,6 +27,11 @@ export function storeEnv(dataDir: string): Record<string, string> {
   return couchUrl ? { COUCHDB_URL: couchUrl, DB_PREFIX: prefixFor(dataDir) } : {};
 }
 
+/** The same for a process environment: follows its DATA_DIR, unless it names a CouchDB (or none: '') itself. */
+export function storeEnvOf(env: Record<string, string>): Record<string, string> {
+  return env.DATA_DIR && !('COUCHDB_URL' in env) ? storeEnv(env.DATA_DIR) : {};
+}
+
 /** Deletes every database this run created on the CouchDB (nothing on the embedded store). */
 export async function deleteRunDatabases(): Promise<number> {
   if (!couchUrl) return 0;

@@ -1,0 +1,26 @@
+/**
+ * How far a design doc's index is behind its database, read without building anything: CouchDB 3's
+ * `GET /{db}/_design/{ddoc}/_info` (`view_index.updates_pending.total` on 3.5, else
+ * `view_index.update_seq`; the embedded store answers it too, src/embedded/ddoc-info.ts).
+ * Used by /status (resource-repository.ts) and /metrics (monitoring-repository.ts).
+ */
+import type { Couch } from './couch.js';
+
+/**
+ * The count part of an update sequence: a number on PouchDB, "N-opaque" on CouchDB 3 (N sums the
+ * shards). Only ever compared with the same database's own sequence, never passed back.
+ */
+export function seqNumber(seq: unknown): number {
+  const value = typeof seq === 'number' ? seq : Number.parseInt(String(seq ?? '0'), 10);
+  return Number.isFinite(value) ? value : 0;
+}
+
+export interface DesignDocIndex { pending: number | undefined; updateSeq: unknown }
+
+/** The `_info` of one design doc (`ddocId` as `_design/name`); rejects as the request does. */
+export async function designDocIndex(couch: Couch, db: string, ddocId: string, signal?: AbortSignal): Promise<DesignDocIndex> {
+  // nano passes `signal` on to fetch; its RequestOptions type does not list it.
+  const body = await couch.request({ db, path: `${ddocId}/_info`, ...(signal ? { signal } : {}) }) as { view_index?: { update_seq?: unknown; updates_pending?: { total?: unknown } } };
+  const pending = body.view_index?.updates_pending?.total;
+  return { pending: typeof pending === 'number' ? pending : undefined, updateSeq: body.view_index?.update_seq };
+}
