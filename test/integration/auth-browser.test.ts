@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { startTestNode, basicAuth, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc.js';
-import { CHROMIUM, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { requireChromium, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
 
 const PASSWORD = 'a publishing passphrase 7';
 
@@ -19,7 +19,7 @@ describe('/auth in a browser', function () {
   const shots = new Screenshots('auth');
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (see .ci/run)`);
+    requireChromium();
     provider = await startTestProvider();
     node = await startTestNode({ env: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET } });
     await provider.register(`${node.publicUrl}/auth/callback`);

@@ -4,11 +4,10 @@
  * as served (no script needed) and as drawn (uPlot charts), with no console error (a CSP
  * violation is one); the screenshot is saved under test-output/dashboard/.
  */
-import fs from 'node:fs';
 import { expect } from 'chai';
 import { nsdlDocs } from '../support/documents.js';
 import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
-import { CHROMIUM, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { requireChromium, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
 import { onCouchDB } from '../support/store.js';
 
 /** The restarts figure is the embedded store supervisor's; Apache CouchDB restarts itself. */
@@ -23,7 +22,7 @@ describe('/dashboard in a browser', function () {
   const shots = new Screenshots('dashboard');
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (see .ci/run)`);
+    requireChromium();
     net = await startTestNetwork({ nodes: 2, topology: 'chain' });
     [a, b] = net.nodes as [NetworkNode, NetworkNode];
     await publish(a, nsdlDocs(7));

@@ -11,6 +11,11 @@ import { tempDir } from './node.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** Fails (never skips) when Debian's chromium is missing: `npm test` installs it (scripts/test-prerequisites.sh). */
+export function requireChromium(): void {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (npm test's scripts/test-prerequisites.sh does)`);
+}
+
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface TestBrowser { context: BrowserContext; page: Page; close(): Promise<void> }
