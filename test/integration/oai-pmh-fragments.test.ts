@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { metadataFragment, stripProlog } from '../../src/protocol/oai-pmh/metadata-fragment.js';
 import { checkWellFormed } from '../../src/protocol/oai-pmh/well-formed.js';
-import { xmlText } from '../../src/protocol/oai-pmh/xml-chars.js';
+import { xmlText } from '../../src/protocol/xml-chars.js';
 import { spawnSync } from 'node:child_process';
 
 const good = [

@@ -14,7 +14,7 @@
  */
 import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces.js';
-import { escapeXml, xmlText } from './xml-chars.js';
+import { escapeXml, xmlText } from '../xml-chars.js';
 import {
   LR_NS, OAI_NS, OAI_SCHEMA,
   type OaiBody, type OaiHeader, type OaiIdentify, type OaiRecord, type OaiResponse, type OaiToken,

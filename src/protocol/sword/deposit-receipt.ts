@@ -5,6 +5,7 @@
  */
 import { create } from 'xmlbuilder2';
 import { NS } from './namespaces.js';
+import { xmlText } from '../xml-chars.js';
 
 export interface ReceiptData {
   /** An IRI identifying the deposit (atom:id). */
@@ -25,22 +26,22 @@ export interface ReceiptData {
 
 export function depositReceipt(data: ReceiptData): string {
   const entry = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS.atom, 'entry', { 'xmlns:sword': NS.sword });
-  entry.ele(NS.atom, 'title').txt(`Resource data description document ${data.docId}`);
-  entry.ele(NS.atom, 'id').txt(data.id);
-  entry.ele(NS.atom, 'updated').txt(data.updated);
-  entry.ele(NS.atom, 'author').ele(NS.atom, 'name').txt(data.author);
-  if (data.onBehalfOf) entry.ele(NS.atom, 'contributor').ele(NS.atom, 'name').txt(data.onBehalfOf);
-  entry.ele(NS.atom, 'summary', { type: 'text' }).txt(data.docId);
+  entry.ele(NS.atom, 'title').txt(xmlText(`Resource data description document ${data.docId}`));
+  entry.ele(NS.atom, 'id').txt(xmlText(data.id));
+  entry.ele(NS.atom, 'updated').txt(xmlText(data.updated));
+  entry.ele(NS.atom, 'author').ele(NS.atom, 'name').txt(xmlText(data.author));
+  if (data.onBehalfOf) entry.ele(NS.atom, 'contributor').ele(NS.atom, 'name').txt(xmlText(data.onBehalfOf));
+  entry.ele(NS.atom, 'summary', { type: 'text' }).txt(xmlText(data.docId));
   if (data.obtainUrl) {
     entry.ele(NS.atom, 'content', { type: 'application/json', src: data.obtainUrl });
     entry.ele(NS.atom, 'link', { rel: 'alternate', type: 'application/json', href: data.obtainUrl });
   } else {
     entry.ele(NS.atom, 'content', { type: 'text' }).txt('No-op deposit: nothing was stored.');
   }
-  entry.ele(NS.atom, 'generator', { uri: data.generator.uri, version: data.generator.version }).txt(data.generator.name);
-  if (data.userAgent) entry.ele(NS.sword, 'sword:userAgent').txt(data.userAgent);
-  entry.ele(NS.sword, 'sword:treatment').txt(data.treatment);
+  entry.ele(NS.atom, 'generator', { uri: data.generator.uri, version: data.generator.version }).txt(xmlText(data.generator.name));
+  if (data.userAgent) entry.ele(NS.sword, 'sword:userAgent').txt(xmlText(data.userAgent));
+  entry.ele(NS.sword, 'sword:treatment').txt(xmlText(data.treatment));
   entry.ele(NS.sword, 'sword:noOp').txt(String(data.noOp));
-  if (data.verboseDescription) entry.ele(NS.sword, 'sword:verboseDescription').txt(data.verboseDescription);
+  if (data.verboseDescription) entry.ele(NS.sword, 'sword:verboseDescription').txt(xmlText(data.verboseDescription));
   return entry.end({ prettyPrint: true });
 }

@@ -4,6 +4,7 @@
  */
 import { create } from 'xmlbuilder2';
 import { NS } from './namespaces.js';
+import { xmlText } from '../xml-chars.js';
 
 export interface ErrorData {
   uri: string;
@@ -18,11 +19,11 @@ export function errorDocument(data: ErrorData): string {
   const error = create({ version: '1.0', encoding: 'UTF-8' })
     .ele(NS.sword, 'sword:error', { 'xmlns:atom': NS.atom, href: data.uri });
   error.ele(NS.atom, 'atom:title').txt('ERROR');
-  error.ele(NS.atom, 'atom:updated').txt(data.updated);
-  error.ele(NS.atom, 'atom:generator', { uri: data.generator.uri, version: data.generator.version }).txt(data.generator.name);
-  error.ele(NS.atom, 'atom:summary').txt(data.summary);
+  error.ele(NS.atom, 'atom:updated').txt(xmlText(data.updated));
+  error.ele(NS.atom, 'atom:generator', { uri: data.generator.uri, version: data.generator.version }).txt(xmlText(data.generator.name));
+  error.ele(NS.atom, 'atom:summary').txt(xmlText(data.summary));
   error.ele(NS.sword, 'sword:treatment').txt('processing failed: nothing was stored');
-  if (data.userAgent) error.ele(NS.sword, 'sword:userAgent').txt(data.userAgent);
-  if (data.verboseDescription) error.ele(NS.sword, 'sword:verboseDescription').txt(data.verboseDescription);
+  if (data.userAgent) error.ele(NS.sword, 'sword:userAgent').txt(xmlText(data.userAgent));
+  if (data.verboseDescription) error.ele(NS.sword, 'sword:verboseDescription').txt(xmlText(data.verboseDescription));
   return error.end({ prettyPrint: true });
 }

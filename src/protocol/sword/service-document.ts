@@ -5,6 +5,7 @@
  */
 import { create } from 'xmlbuilder2';
 import { NS } from './namespaces.js';
+import { xmlText } from '../xml-chars.js';
 
 export interface CollectionData {
   href: string;
@@ -25,15 +26,15 @@ export function serviceDocument(data: ServiceDocumentData): string {
   service.ele(NS.sword, 'sword:verbose').txt('true');
   service.ele(NS.sword, 'sword:noOp').txt('true');
   const workspace = service.ele(NS.app, 'workspace');
-  workspace.ele(NS.atom, 'atom:title').txt(data.workspaceTitle);
+  workspace.ele(NS.atom, 'atom:title').txt(xmlText(data.workspaceTitle));
   const collection = data.collection;
   if (collection) {
     const element = workspace.ele(NS.app, 'collection', { href: collection.href });
-    element.ele(NS.atom, 'atom:title').txt(collection.title);
+    element.ele(NS.atom, 'atom:title').txt(xmlText(collection.title));
     element.ele(NS.app, 'accept').txt('application/json');
     element.ele(NS.sword, 'sword:mediation').txt('true');
-    if (collection.abstract) element.ele(NS.dcterms, 'dcterms:abstract').txt(collection.abstract);
-    if (collection.policy) element.ele(NS.sword, 'sword:collectionPolicy').txt(collection.policy);
+    if (collection.abstract) element.ele(NS.dcterms, 'dcterms:abstract').txt(xmlText(collection.abstract));
+    if (collection.policy) element.ele(NS.sword, 'sword:collectionPolicy').txt(xmlText(collection.policy));
   }
   return service.end({ prettyPrint: true });
 }

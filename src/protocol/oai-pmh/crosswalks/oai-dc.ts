@@ -3,7 +3,7 @@
  * plain data: the fifteen DC elements, each value escaped, in the order of oai_dc.xsd's choice
  * (any order is valid; a stable one makes records comparable).
  */
-import { escapeXml } from '../xml-chars.js';
+import { escapeXml } from '../../xml-chars.js';
 
 export const DC_ELEMENTS = ['title', 'creator', 'subject', 'description', 'publisher', 'contributor', 'date', 'type', 'format', 'identifier', 'source', 'language', 'relation', 'coverage', 'rights'] as const;
 export type DcElement = typeof DC_ELEMENTS[number];
