@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { errorDocument } from '../../../src/protocol/sword/error-document.js';
-import { depositReceipt, type ReceiptData } from '../../../src/protocol/sword/deposit-receipt.js';
+import { depositReceipt } from '../../../src/protocol/sword/deposit-receipt.js';
 import { wellFormed } from '../../reliability/support.js';
 
 const HOSTILE = "got '\ba\u0001a\ud800 \uffff <a> & &foo; ]]>'";
