@@ -15,6 +15,7 @@ import { embeddedCredentials } from './embedded/credentials.js';
 import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
+import { IndexWarmer, warmTargets } from './storage/index-warmer.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
 import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
@@ -99,9 +100,9 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     await waitForStore(couch, logger, 30000);
     if (settings.couchdbUrl) await checkServer(couch, config, logger);
     const names = databaseNames(settings.dbPrefix);
+    const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
-      couch, names, config: config.node, publicUrl, logger,
-      designDocs: loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs')),
+      couch, names, config: config.node, publicUrl, logger, designDocs,
       generateKeys: generateNodeKeys,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, store: embedded });
@@ -109,6 +110,9 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
     deps.distribution.follower.start();
     deps.distribution.scheduler.start();
+    // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
+    const warmer = new IndexWarmer(couch, names.resourceData, warmTargets(designDocs, 'resource_data'), logger);
+    if (settings.indexWarming) warmer.start();
     const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
     logger.info({ url, publicUrl, monitoringUrl: monitoring?.url }, 'node listening');
     let closing: Promise<void> | undefined;
@@ -125,6 +129,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
           server.closeIdleConnections();
         });
         await deps.distribution.follower.stop();
+        await warmer.stop();
         await deps.distribution.service.idle();
         await embedded?.stop();
         logger.info('node stopped');

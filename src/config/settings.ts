@@ -28,6 +28,8 @@ export interface Settings {
   monitoringPort: number | undefined;
   /** Longest a request waits for a view index being built before it is answered 503 + Retry-After. */
   viewWaitMs: number;
+  /** Whether the node keeps view indexes current as documents arrive (src/storage/index-warmer.ts). */
+  indexWarming: boolean;
   /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
   oidcIssuer: string | undefined;
   oidcClientId: string | undefined;
@@ -108,6 +110,10 @@ export const SETTINGS = [
   { key: 'viewWaitMs', env: 'VIEW_WAIT_MS', description: 'longest a request waits for a view index still being built, in milliseconds, before a 503 with Retry-After', default: () => 20000, parse: (raw, env) => {
     if (!/^\d+$/.test(raw) || Number(raw) < 100) throw new ConfigError(env, `must be a whole number of milliseconds, at least 100, got "${raw}"`);
     return Number(raw);
+  } },
+  { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: (raw, env) => {
+    if (raw !== 'on' && raw !== 'off') throw new ConfigError(env, `must be on or off, got "${raw}"`);
+    return raw === 'on';
   } },
   { key: 'oidcIssuer', env: 'OIDC_ISSUER', description: 'OpenID Connect issuer URL for sign-in at /auth (https; http only on loopback). Unset: /auth says accounts are not managed on the web', default: () => undefined, parse: parseIssuer },
   { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },
