@@ -73,7 +73,7 @@ try {
   await loadBenchCorpus(node, TOTAL, 1000, asOaiDc);
   process.stdout.write(`done in ${round(secondsSince(loadStart))} s; building views... `);
   const indexStart = process.hrtime.bigint();
-  await buildViews(node, [['harvest', 'by_node_timestamp'], ['oai-pmh', 'by_schema']]);
+  await buildViews(node);
   process.stdout.write(`done in ${round(secondsSince(indexStart))} s\n`);
 
   // The node is its own process (its embedded store is another): sample the node's RSS throughout.

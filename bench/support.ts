@@ -9,6 +9,7 @@ import { AccountRepository, type AccountRole } from '../src/storage/account-repo
 import { hashPassword } from '../src/domain/password.js';
 import { connectCouch, redactedUrl } from '../src/storage/couch.js';
 import { databaseNames } from '../src/storage/databases.js';
+import { loadDesignDocs } from '../src/storage/design-docs.js';
 
 export function basicAuthHeader(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -50,11 +51,20 @@ export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>
   }
 }
 
+/** Every view of resource_data, as design-docs/ defines them. */
+export function allResourceViews(): [string, string][] {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'design-docs');
+  return loadDesignDocs(root).filter((file) => file.db === 'resource_data')
+    .flatMap((file) => Object.keys(file.doc.views ?? {}).map((view): [string, string] => [file.doc._id.replace(/^_design\//, ''), view]));
+}
+
 /**
- * Builds views before timing (one row each). CouchDB answers a query that waits for an index
- * longer than its request timeout with `timeout` while the build goes on: ask again until it is done.
+ * Builds views before timing (one row each): by default every view of resource_data, so the
+ * node's index warmer has nothing left to do while a benchmark is timed. CouchDB answers a query
+ * that waits for an index longer than its request timeout with `timeout` while the build goes
+ * on: ask again until it is done.
  */
-export async function buildViews(node: Pick<RunningNode, 'couch' | 'names'>, views: [string, string][]): Promise<void> {
+export async function buildViews(node: Pick<RunningNode, 'couch' | 'names'>, views: [string, string][] = allResourceViews()): Promise<void> {
   const db = node.couch.use(node.names.resourceData);
   for (const [ddoc, view] of views) {
     for (;;) {
@@ -180,7 +190,7 @@ export async function dropPrefixed(couch: RunningNode['couch'], prefix: string):
  * COUCHDB_URL and a DB_PREFIX of its own under the run's prefix, the benchmark uses the same server for loading and for the raw
  * operations, and close() deletes the prefix's databases.
  */
-export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}, couchdb?: BenchStore): Promise<NodeProcess> {
+export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}, couchdb?: BenchStore, env: Record<string, string> = {}): Promise<NodeProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-bench-proc-'));
   const configPath = path.join(dataDir, 'bench-config.json');
   fs.writeFileSync(configPath, JSON.stringify(nodeConfig));
@@ -189,7 +199,7 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   const store = couchdb ? { COUCHDB_URL: couchdb.url, COUCHDB_USER: '', COUCHDB_PASSWORD: '', DB_PREFIX: prefix } : { COUCHDB_URL: '', DB_PREFIX: '' };
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
-    cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
