@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Couch } from './storage/couch.js';
 import type { DatabaseNames } from './storage/databases.js';
-import { NodeRepository } from './storage/node-repository.js';
+import { NodeRepository, followNodeDocuments } from './storage/node-repository.js';
+import { FollowedDocuments } from './storage/followed-documents.js';
 import { ResourceRepository } from './storage/resource-repository.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { NodeInfoService } from './services/node-info/node-info.service.js';
@@ -56,6 +57,8 @@ export interface Deps {
   names: DatabaseNames;
   distribution: Distribution;
   monitoring: Monitoring;
+  /** The _changes feeds that keep the per-request documents in memory; stopped when the node closes. */
+  followed: FollowedDocuments[];
 }
 
 export interface DepsInput {
@@ -76,10 +79,11 @@ const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 
 export function buildDeps(input: DepsInput): Deps {
   const clock = input.clock ?? (() => new Date());
-  const nodes = new NodeRepository(input.couch, input.names);
+  const followed = { ...followNodeDocuments(input.couch, input.names, input.logger), accounts: new FollowedDocuments(input.couch, input.names.accounts, input.logger) };
+  const nodes = new NodeRepository(input.couch, input.names, followed);
   const views = new ViewReader(input.config.settings.viewWaitMs);
   const resources = new ResourceRepository(input.couch, input.names, views);
-  const accounts = new AccountRepository(input.couch, input.names);
+  const accounts = new AccountRepository(input.couch, input.names, followed.accounts);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger);
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
@@ -115,5 +119,6 @@ export function buildDeps(input: DepsInput): Deps {
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics,
     }),
     monitoring,
+    followed: Object.values(followed),
   };
 }

@@ -106,6 +106,8 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       generateKeys: generateNodeKeys,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, store: embedded });
+    // The per-request documents are followed from now on (src/storage/followed-documents.ts).
+    for (const feed of deps.followed) feed.start();
     handler = createApp(deps).callback();
     // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
     deps.distribution.follower.start();
@@ -130,6 +132,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
         });
         await deps.distribution.follower.stop();
         await warmer.stop();
+        await Promise.all(deps.followed.map((feed) => feed.stop()));
         await deps.distribution.service.idle();
         await embedded?.stop();
         logger.info('node stopped');

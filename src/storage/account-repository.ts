@@ -4,6 +4,7 @@ import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { createOnce, getOrUndefined } from './documents.js';
+import type { FollowedDocuments } from './followed-documents.js';
 import type { PasswordHash } from '../domain/password.js';
 import { AppError } from '../errors/app-error.js';
 
@@ -45,13 +46,14 @@ function fromDoc(doc: AccountDoc): Account {
 export class AccountRepository {
   private readonly db: DocumentScope<unknown>;
 
-  constructor(couch: Couch, names: DatabaseNames) {
+  /** `followed`: the accounts database's documents kept by its _changes feed (the running node); unset: read each time. */
+  constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedDocuments) {
     this.db = couch.use(names.accounts);
   }
 
   async find(name: string): Promise<Account | undefined> {
     if (!ACCOUNT_NAME.test(name)) return undefined;
-    const doc = await getOrUndefined<AccountDoc & Record<string, unknown>>(this.db, idOf(name));
+    const doc = (this.followed ? await this.followed.get(idOf(name)) : await getOrUndefined(this.db, idOf(name))) as (AccountDoc & Record<string, unknown>) | undefined;
     return doc && doc.doc_type === 'account' ? fromDoc(doc) : undefined;
   }
 
@@ -66,12 +68,18 @@ export class AccountRepository {
     } catch (error) {
       if (isConflict(error)) throw new AppError(409, 'conflict', `account ${account.name} exists already`);
       throw mapCouchError(error, 'create account');
+    } finally {
+      this.followed?.changed(idOf(account.name));
     }
   }
 
   async update(account: Account): Promise<void> {
     const { rev, ...fields } = account;
-    await inStore('update account', () => this.db.insert({ ...fields, _id: idOf(account.name), _rev: rev, doc_type: 'account' } as never));
+    try {
+      await inStore('update account', () => this.db.insert({ ...fields, _id: idOf(account.name), _rev: rev, doc_type: 'account' } as never));
+    } finally {
+      this.followed?.changed(idOf(account.name));
+    }
   }
 
   /** HMAC key of /auth session cookies, created once and shared by every node process (_local: never replicated). */

@@ -1,14 +1,17 @@
 /**
  * Node, community and network documents (spec "Other node documents referenced" and the
- * service descriptions). Reads go to CouchDB on every call: documents changed while the node
- * runs (a connection added, a policy changed) take effect without a restart, and every node
- * process sees the same state.
+ * service descriptions). Documents changed while the node runs (a connection added, a policy
+ * changed) take effect without a restart, in every node process: the descriptions read on every
+ * request come from FollowedDocuments (kept true by each database's _changes feed) when the node
+ * runs with them, and from CouchDB on every call otherwise (tools, bootstrap).
  */
 import type { DocumentScope } from 'nano';
+import type { Logger } from 'pino';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, reconcileDoc, createOnce, type StoredDoc } from './documents.js';
+import { FollowedDocuments } from './followed-documents.js';
 import {
   NODE_DESCRIPTION_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
 } from '../domain/node-documents.js';
@@ -19,39 +22,55 @@ export const NODE_SECRETS_ID = '_local/node_secrets';
 
 export interface NodeKeys { publicKey: string; privateKey: string; fingerprint: string }
 
+/** The node, community and network databases' followed documents (one _changes feed each). */
+export interface FollowedNodeDocuments { node: FollowedDocuments; community: FollowedDocuments; network: FollowedDocuments }
+
+export function followNodeDocuments(couch: Couch, names: DatabaseNames, logger?: Logger): FollowedNodeDocuments {
+  return { node: new FollowedDocuments(couch, names.node, logger), community: new FollowedDocuments(couch, names.community, logger), network: new FollowedDocuments(couch, names.network, logger) };
+}
+
 export class NodeRepository {
   private readonly node: DocumentScope<unknown>;
   private readonly community: DocumentScope<unknown>;
   private readonly network: DocumentScope<unknown>;
 
-  constructor(couch: Couch, names: DatabaseNames) {
+  constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedNodeDocuments) {
     this.node = couch.use(names.node);
     this.community = couch.use(names.community);
     this.network = couch.use(names.network);
   }
 
+  private read(db: 'node' | 'community' | 'network', id: string): Promise<StoredDoc | undefined> {
+    return this.followed ? this.followed[db].get(id) : getOrUndefined(this[db], id);
+  }
+
+  private changed(db: 'node' | 'community' | 'network', id: string): void {
+    this.followed?.[db].changed(id);
+  }
+
   nodeDescription(): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.node, NODE_DESCRIPTION_ID);
+    return this.read('node', NODE_DESCRIPTION_ID);
   }
 
   communityDescription(): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.community, COMMUNITY_DESCRIPTION_ID);
+    return this.read('community', COMMUNITY_DESCRIPTION_ID);
   }
 
   networkDescription(): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.network, NETWORK_DESCRIPTION_ID);
+    return this.read('network', NETWORK_DESCRIPTION_ID);
   }
 
   networkPolicy(): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.network, NETWORK_POLICY_ID);
+    return this.read('network', NETWORK_POLICY_ID);
   }
 
   filterDescription(): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.node, FILTER_DESCRIPTION_ID);
+    return this.read('node', FILTER_DESCRIPTION_ID);
   }
 
-  /** The node description and the filter description in one request (_all_docs with keys). */
+  /** The node description and the filter description (followed: from memory; else one _all_docs request). */
   async nodeAndFilterDescriptions(): Promise<[StoredDoc | undefined, StoredDoc | undefined]> {
+    if (this.followed) return Promise.all([this.nodeDescription(), this.filterDescription()]);
     const result = await inStore('read node documents', () => this.node.fetch({ keys: [NODE_DESCRIPTION_ID, FILTER_DESCRIPTION_ID] }));
     const byId = new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc as unknown as StoredDoc] as const] : [])));
     return [byId.get(NODE_DESCRIPTION_ID), byId.get(FILTER_DESCRIPTION_ID)];
@@ -74,7 +93,7 @@ export class NodeRepository {
   }
 
   serviceDescription(id: string): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.node, id);
+    return this.read('node', id);
   }
 
   connections(): Promise<StoredDoc[]> {
@@ -82,20 +101,32 @@ export class NodeRepository {
   }
 
   reconcileNodeDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
-    return reconcileDoc(this.node, id, build);
+    return this.reconcile('node', id, build);
   }
 
   reconcileCommunityDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
-    return reconcileDoc(this.community, id, build);
+    return this.reconcile('community', id, build);
   }
 
   reconcileNetworkDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
-    return reconcileDoc(this.network, id, build);
+    return this.reconcile('network', id, build);
+  }
+
+  private async reconcile(db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+    try {
+      return await reconcileDoc(this[db], id, build);
+    } finally {
+      this.changed(db, id);
+    }
   }
 
   async deleteNodeDoc(id: string): Promise<void> {
     const existing = await getOrUndefined(this.node, id);
-    if (existing?._rev) await inStore(`delete ${id}`, () => this.node.destroy(id, existing._rev as string));
+    try {
+      if (existing?._rev) await inStore(`delete ${id}`, () => this.node.destroy(id, existing._rev as string));
+    } finally {
+      this.changed('node', id);
+    }
   }
 
   async cachedKey(id: string): Promise<{ url: string; keys: string[]; fetched: string } | undefined> {

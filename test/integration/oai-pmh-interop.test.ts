@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { startTestNode, type TestNode } from '../support/node.js';
+import { startTestNode, settled, type TestNode } from '../support/node.js';
 import { loadStoredCorpus } from '../support/corpus.js';
 
 const run = promisify(execFile);
@@ -28,6 +28,7 @@ async function setPageSize(node: TestNode, size: number): Promise<void> {
   const doc = await db.get(SERVICE_DOC) as unknown as { service_data: Record<string, unknown> };
   doc.service_data.doc_limit = size;
   await db.insert(doc as never);
+  await settled(node);
 }
 
 describe('OAI-PMH interoperability with HTTP::OAI (oai_pmh)', function () {

@@ -1,6 +1,6 @@
 /** POST /publish through HTTP against a real embedded store (spec "Publish"). */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
@@ -167,6 +167,7 @@ describe('POST /publish under a strict node policy', () => {
     const db = node.couch.use(node.names.node);
     const filter = await db.get('filter_description') as unknown as Doc & { _rev: string };
     await db.insert({ ...filter, include_exclude: false } as never);
+    await settled(node);
     expect(await errorFor(base())).to.equal('rejected by filter');
     expect(await errorFor({ ...base(), keys: ['Biology'], doc_ID: 'bio-1' })).to.equal(undefined);
   });

@@ -1,7 +1,7 @@
 /** SWORD 1.3 (spec "SWORD publish"): the service document and deposits through the publish pipeline. */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import { fetchXml, NS, ERROR_URI, type XmlResponse } from '../support/atompub.js';
 
@@ -100,6 +100,7 @@ describe('SWORD 1.3', () => {
       void _n; void _d; void _c;
       await nodeDb.insert(bareNode);
       await communityDb.insert(bareCommunity);
+      await settled(node);
       try {
         const { xml } = await service({ authorization: ALICE });
         const workspace = xml.all(NS.app, 'workspace')[0] as Element;
@@ -110,6 +111,7 @@ describe('SWORD 1.3', () => {
       } finally {
         await nodeDb.insert({ ...nodeDoc, _rev: (await nodeDb.get('node_description'))._rev });
         await communityDb.insert({ ...communityDoc, _rev: (await communityDb.get('community_description'))._rev });
+        await settled(node);
       }
     });
   });

@@ -61,6 +61,15 @@ export async function addAccount(node: RunningNode, name: string, password: stri
   const { hashPassword } = await import('../../src/domain/password.js');
   const now = new Date().toISOString();
   await new AccountRepository(node.couch, node.names).create({ name, roles: Array.isArray(role) ? role : [role], submitter, disabled: false, password: await hashPassword(password), created: now, updated: now });
+  await settled(node);
+}
+
+/**
+ * After a test wrote node, service or account documents straight to the store (as an operator
+ * would): resolves once the node's _changes feeds have taken the change in (src/storage/followed-documents.ts).
+ */
+export async function settled(node: RunningNode): Promise<void> {
+  await Promise.all(node.deps.followed.map((feed) => feed.settled()));
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {

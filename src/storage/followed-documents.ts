@@ -1,0 +1,125 @@
+/**
+ * Documents read on every request (the node and service descriptions, the filter, accounts) kept
+ * in memory and kept true by the database's own `_changes` feed (CouchDB "GET /{db}/_changes",
+ * feed=longpoll): a change made through any node process, or by an operator straight in CouchDB,
+ * replaces the copy as soon as the store reports it (milliseconds), and a write made through this
+ * process replaces it at once. Each request is then one store round trip shorter (issue 19: a
+ * publish made four requests, a harvest page three).
+ *
+ * Only a cache: nothing here is state another process needs, and whenever the feed is not
+ * following (not started yet, store restarting, feed failed) every read goes to the store and
+ * nothing is kept, so a copy is never older than the feed's last report.
+ */
+import type { Logger } from 'pino';
+import type { Couch } from './couch.js';
+import { getOrUndefined, type StoredDoc } from './documents.js';
+import { seqNumber } from './index-state.js';
+
+/** How long one longpoll waits for a change before asking again (CouchDB's `timeout`, ms). */
+const LONGPOLL_MS = 30000;
+const RETRY_MS = 1000;
+
+interface ChangesAnswer { last_seq: unknown; results: { id: string; deleted?: boolean; doc?: StoredDoc }[] }
+
+export class FollowedDocuments {
+  private readonly copies = new Map<string, StoredDoc | undefined>();
+  /** Bumped for an id on every change: a read that raced a change does not keep its answer. */
+  private readonly versions = new Map<string, number>();
+  private following = false;
+  /** The last sequence the feed has reported up to (as a number: compared only with this database's own). */
+  private reportedSeq = -1;
+  private started = false;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly couch: Couch, readonly db: string, private readonly logger?: Logger) {}
+
+  /** The document (undefined when missing), from memory while the feed follows, else from the store. */
+  async get(id: string): Promise<StoredDoc | undefined> {
+    // _local documents never appear on _changes (CouchDB "Local (non-replicating) Documents").
+    if (id.startsWith('_local/')) return getOrUndefined<StoredDoc>(this.couch.use(this.db), id);
+    this.start();
+    if (this.following && this.copies.has(id)) return this.copies.get(id);
+    const version = this.versions.get(id) ?? 0;
+    const wasFollowing = this.following;
+    const doc = await getOrUndefined<StoredDoc>(this.couch.use(this.db), id);
+    // Kept only when the feed followed all along the read and reported no change of this id meanwhile.
+    if (wasFollowing && this.following && (this.versions.get(id) ?? 0) === version) this.copies.set(id, doc);
+    return doc;
+  }
+
+  /** A write made through this process: the next read goes to the store, not waiting for the feed's report. */
+  changed(id: string): void {
+    this.bump(id);
+  }
+
+  /**
+   * Resolves once every change the database holds now has been taken in (or at once when the feed
+   * is not following, as reads then go to the store). For a writer outside this process that must
+   * see its change applied before it goes on, e.g. a test that edits a service description in CouchDB.
+   */
+  async settled(timeoutMs = 5000): Promise<void> {
+    if (!this.following) return;
+    const info = await this.couch.request({ db: this.db }) as { update_seq: unknown };
+    const target = seqNumber(info.update_seq);
+    const deadline = Date.now() + timeoutMs;
+    while (this.following && this.reportedSeq < target) {
+      if (Date.now() > deadline) throw new Error(`${this.db}: the _changes feed has not reported sequence ${target} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.loop = this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.following = false;
+    this.abort.abort();
+    await this.loop;
+  }
+
+  private bump(id: string): void {
+    this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+    this.copies.delete(id);
+  }
+
+  private forget(): void {
+    this.following = false;
+    for (const id of this.copies.keys()) this.bump(id);
+  }
+
+  private async follow(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        // Changes after this sequence are all reported: from here on, reads may be kept.
+        const info = await this.couch.request({ db: this.db, signal: this.abort.signal } as never) as { update_seq: unknown };
+        let since = info.update_seq;
+        this.reportedSeq = seqNumber(since);
+        this.following = true;
+        while (!this.stopped) {
+          const answer = await this.couch.request({
+            db: this.db, path: '_changes', qs: { feed: 'longpoll', since: String(since), timeout: LONGPOLL_MS, include_docs: true }, signal: this.abort.signal,
+          } as never) as ChangesAnswer;
+          for (const change of answer.results) {
+            // Only documents already asked for are kept (a node database also holds key caches).
+            const kept = this.copies.has(change.id);
+            this.bump(change.id);
+            if (kept) this.copies.set(change.id, change.deleted ? undefined : change.doc);
+          }
+          since = answer.last_seq;
+          this.reportedSeq = seqNumber(since);
+        }
+      } catch (error) {
+        this.forget();
+        if (this.stopped) return;
+        this.logger?.debug({ db: this.db, err: (error as Error).message }, 'document feed interrupted; reading from the store until it follows again');
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+  }
+}
