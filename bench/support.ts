@@ -118,7 +118,10 @@ export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
   embedded: boolean;
   /** The node process's data directory (the embedded store's files and pid live there). */
   dataDir: string;
-  close(): Promise<void>;
+  /** Its database prefix ('' on the embedded store). */
+  prefix: string;
+  /** Stops the node; unless `keep`, deletes its data directory and databases. */
+  close(keep?: boolean): Promise<void>;
 }
 
 /**
@@ -190,11 +193,12 @@ export async function dropPrefixed(couch: RunningNode['couch'], prefix: string):
  * COUCHDB_URL and a DB_PREFIX of its own under the run's prefix, the benchmark uses the same server for loading and for the raw
  * operations, and close() deletes the prefix's databases.
  */
-export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}, couchdb?: BenchStore, env: Record<string, string> = {}): Promise<NodeProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-bench-proc-'));
+export async function startNodeProcess(nodeConfig: Record<string, unknown> = {}, couchdb?: BenchStore, env: Record<string, string> = {}, again?: NodeProcess): Promise<NodeProcess> {
+  // `again`: a restart of that (stopped, kept) node on its data directory and databases.
+  const dataDir = again?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lr-bench-proc-'));
   const configPath = path.join(dataDir, 'bench-config.json');
   fs.writeFileSync(configPath, JSON.stringify(nodeConfig));
-  const prefix = couchdb ? `${couchdb.runPrefix}${randomBytes(3).toString('hex')}_` : '';
+  const prefix = again ? again.prefix : couchdb ? `${couchdb.runPrefix}${randomBytes(3).toString('hex')}_` : '';
   // An empty COUCHDB_URL is unset (the embedded store), whatever the caller's shell exports.
   const store = couchdb ? { COUCHDB_URL: couchdb.url, COUCHDB_USER: '', COUCHDB_PASSWORD: '', DB_PREFIX: prefix } : { COUCHDB_URL: '', DB_PREFIX: '' };
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -220,8 +224,10 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
     embedded: !couchdb,
     couch,
     names: databaseNames(prefix),
-    close: async () => {
+    prefix,
+    close: async (keep = false) => {
       await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+      if (keep) return;
       if (couchdb) await dropPrefixed(couch, prefix);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
