@@ -53,7 +53,9 @@ describe('view reads: long keys', () => {
 describe('view reads: bounded wait', () => {
   let node: TestNode;
   before(async () => {
-    node = await startTestNode({ env: { VIEW_WAIT_MS: '100' } });
+    // Without the index warmer: each test needs an index nobody has built yet (the warmer has
+    // its own test, index-warming.test.ts).
+    node = await startTestNode({ env: { VIEW_WAIT_MS: '100', INDEX_WARMING: 'off' } });
     await writeRaw(node, Array.from({ length: 3000 }, (_, i) => rawDoc(i)));
   });
   after(async () => node.stop());

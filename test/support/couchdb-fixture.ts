@@ -62,6 +62,8 @@ export interface CouchCluster {
   basePort: number;
   memberUrl(index: number): string;
   stopMember(index: number): Promise<void>;
+  /** SIGKILL of member `index`'s VM (beam.smp: start-couchdb.sh records its pid), no shutdown at all. */
+  killMember(index: number): void;
   startMember(index: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -81,6 +83,10 @@ export async function startCouchCluster(size: number): Promise<CouchCluster> {
     basePort,
     memberUrl: (index) => adminUrl(basePort + index - 1),
     stopMember: async (index) => { await cluster('stop-member', String(index)); },
+    killMember: (index) => {
+      const pid = Number(fs.readFileSync(path.join(env.COUCHDB_CLUSTER_DIR, `node${index}`, 'run', 'couchdb.pid'), 'utf8').trim());
+      process.kill(pid, 'SIGKILL');
+    },
     startMember: async (index) => { await cluster('start-member', String(index)); },
     stop: async () => { await cluster('stop'); },
   };
