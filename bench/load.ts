@@ -5,18 +5,22 @@
  * to the store at the same concurrency. Per kind: throughput, p50/p99 and errors; node and store
  * peak RSS; one closing line per concurrency whose ratio is node reads/s over the store's.
  *   BENCH_DOCS=100000 BENCH_DURATION=60 BENCH_CONNECTIONS=16,64 BENCH_PAGE=100 (all configurable,
- *   so the bench also runs at smaller sizes)
+ *   so the bench also runs at smaller sizes; --docs and --page as well)
+ *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw requests on that CouchDB 3.x; the
+ *   store's RSS is reported when BENCH_COUCHDB_PID names its VM (beam.smp) process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startNodeProcess, loadBenchCorpus, report, round, rssOf } from './support.js';
+import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 
-const TOTAL = Number(process.env.BENCH_DOCS ?? 100000);
+const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 100, pageEnv: 'BENCH_PAGE' });
+const couchdb = await prepareStore(options.couchdb);
+const TOTAL = options.docs;
 const DURATION = Number(process.env.BENCH_DURATION ?? 60);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '16,64').split(',').map(Number);
-const PAGE = Number(process.env.BENCH_PAGE ?? 100);
+const PAGE = options.page;
 const STEP_MS = 60000;
 const START = Date.parse('2020-01-01T00:00:00Z');
 
@@ -36,12 +40,22 @@ const node = await startNodeProcess({
     harvest: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
     oai_pmh: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
   },
-});
+}, couchdb);
 const { dataDir } = node;
-const storeUrl = (JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string }).url;
-const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
-const storeAuth = `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`;
-const storePid = (): number | undefined => Number(fs.readFileSync(`/proc/${node.pid}/task/${node.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined;
+/** The store the raw requests go to: the embedded store's loopback URL and admin, or the CouchDB of --couchdb. */
+function storeTarget(): { url: string; auth: string; pid: () => number | undefined } {
+  if (couchdb) {
+    const url = new URL(couchdb.url);
+    const auth = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    url.username = ''; url.password = '';
+    return { url: url.href.replace(/\/$/, ''), auth, pid: () => Number(process.env.BENCH_COUCHDB_PID) || undefined };
+  }
+  const url = (JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string }).url;
+  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
+  return { url, auth: `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`, pid: () => Number(fs.readFileSync(`/proc/${node.pid}/task/${node.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined };
+}
+const { url: storeUrl, auth: storeAuth, pid: storePid } = storeTarget();
+const RESOURCE_DATA = `/${node.names.resourceData}`;
 const templates = loadTemplates();
 let published = TOTAL;
 const publishBody = (): string => JSON.stringify({ documents: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), doc_ID: docId(i) }; }) });
@@ -53,11 +67,11 @@ const schema = String((templates[0]?.payload_schema as string[] | undefined)?.[0
 function requestFor(kind: Kind, target: 'node' | 'store'): () => { method: string; path: string; headers?: Record<string, string>; body?: string } {
   const json = { 'content-type': 'application/json' };
   const store = { ...json, authorization: storeAuth };
-  const view = (ddoc: string, name: string): string => `/resource_data/_design/${ddoc}/_view/${name}`;
+  const view = (ddoc: string, name: string): string => `${RESOURCE_DATA}/_design/${ddoc}/_view/${name}`;
   switch (kind) {
     case 'obtain': return target === 'node'
       ? () => ({ method: 'GET', path: `/obtain?request_ID=${docId(randomInt(TOTAL))}&by_doc_ID=T` })
-      : () => ({ method: 'GET', path: `/resource_data/${docId(randomInt(TOTAL))}`, headers: store });
+      : () => ({ method: 'GET', path: `${RESOURCE_DATA}/${docId(randomInt(TOTAL))}`, headers: store });
     case 'slice': return target === 'node'
       ? () => ({ method: 'GET', path: `/slice?any_tags=topic-${randomInt(500)}&from=${randomDay()}` })
       : () => { const tag = `topic-${randomInt(500)}`; return { method: 'POST', path: view('slice', 'by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
@@ -69,7 +83,7 @@ function requestFor(kind: Kind, target: 'node' | 'store'): () => { method: strin
       : () => ({ method: 'POST', path: view('oai-pmh', 'by_schema'), headers: store, body: viewBody([schema, randomStamp()], [schema, {}]) });
     case 'publish': return target === 'node'
       ? () => ({ method: 'POST', path: '/publish', headers: json, body: publishBody() })
-      : () => ({ method: 'POST', path: '/resource_data/_bulk_docs', headers: store, body: rawBulkBody() });
+      : () => ({ method: 'POST', path: `${RESOURCE_DATA}/_bulk_docs`, headers: store, body: rawBulkBody() });
   }
 }
 
@@ -95,13 +109,8 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
   return { results, peak };
 }
 
-/** Brings the views the load reads up to date: each run measures serving, not a catch-up left by the previous one. */
-async function refreshViews(): Promise<void> {
-  const db = node.couch.use(node.names.resourceData);
-  for (const [ddoc, view] of [['obtain', 'by_node_timestamp'], ['slice', 'by_tag'], ['harvest', 'by_node_timestamp'], ['oai-pmh', 'by_schema'], ['node-status', 'live_by_node_timestamp']] as const) {
-    await db.view(ddoc, view, { limit: 1 });
-  }
-}
+/** Brings every view up to date: each run measures serving, not a catch-up left by the previous one. */
+const refreshViews = (): Promise<void> => buildViews(node);
 
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
 const readRps = (results: Measured[]): number => results.filter((r) => r.kind !== 'publish').reduce((sum, r) => sum + r.rps, 0);
