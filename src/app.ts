@@ -28,7 +28,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.use(responseCompression(INBOUND_PATH));
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
-  app.use(inboundProxy(deps.distribution.forwarder, deps.auth));
+  app.use(inboundProxy(deps.distribution.forwarder, deps.distribution.receiver, deps.auth));
   const routers = [
     nodeInfoRoutes(deps.nodeInfo),
     publishRoutes(deps.publish, deps.settings, deps.auth),

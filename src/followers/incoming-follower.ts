@@ -11,15 +11,10 @@
  */
 import type { Logger } from 'pino';
 import type { IncomingRepository } from '../storage/distribution-incoming.js';
-import type { DistributionRepository } from '../storage/distribution-outbound.js';
-import type { InboundService } from '../services/distribute/inbound.service.js';
+import type { InboundReceiver } from '../services/distribute/inbound-receiver.js';
 import type { StoredDoc } from '../storage/documents.js';
-import type { NodeMetrics } from '../monitoring/node-metrics.js';
 
 export interface FollowerOptions { batchSize?: number; waitMs?: number; settleMs?: number }
-
-/** last_in_sync is written at most this often while documents keep arriving, and once when they stop. */
-const STATUS_EVERY_MS = 2000;
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
   const timer = setTimeout(resolve, ms);
@@ -32,15 +27,11 @@ export class IncomingFollower {
   private readonly batchSize: number;
   private readonly waitMs: number;
   private readonly settleMs: number;
-  private pendingInSync: string | undefined;
-  private statusWritten = 0;
 
   constructor(
     private readonly incoming: IncomingRepository,
-    private readonly inbound: InboundService,
-    private readonly status: DistributionRepository,
+    private readonly receiver: InboundReceiver,
     private readonly logger: Logger,
-    private readonly metrics: NodeMetrics,
     options: FollowerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
@@ -72,7 +63,7 @@ export class IncomingFollower {
         const page = await this.incoming.changes(since, this.batchSize);
         if (this.stopping) break;
         if (page.results.length === 0) {
-          await this.flushStatus();
+          await this.receiver.flush();
           await this.incoming.changes(since, 1, this.waitMs, this.abort.signal);
           // A replication writes in batches: letting a few arrive makes fewer, fuller pages
           // (each page costs the same handful of store round trips, whatever its size).
@@ -96,29 +87,13 @@ export class IncomingFollower {
     }
   }
 
-  private async flushStatus(): Promise<void> {
-    if (!this.pendingInSync) return;
-    const at = this.pendingInSync;
-    this.pendingInSync = undefined;
-    this.statusWritten = Date.now();
-    await this.status.recordInbound(at);
-  }
-
   /** true when every document of the page is done with (stored, a duplicate, or rejected). */
   private async processPage(changes: { id: string; deleted?: boolean; doc?: StoredDoc }[]): Promise<boolean> {
     const arrived = changes.filter((change) => !change.deleted && change.doc && !change.id.startsWith('_design/')).map((change) => change.doc as StoredDoc);
     if (arrived.length === 0) return true;
-    const result = await this.inbound.process(arrived);
-    this.metrics.incomingResults(result);
+    const result = await this.receiver.receive(arrived);
     const failed = new Set(result.failed);
     await this.incoming.remove(arrived.filter((doc) => !failed.has(doc._id) && doc._rev).map((doc) => ({ _id: doc._id, _rev: doc._rev as string })));
-    if (result.stored > 0) {
-      this.pendingInSync = new Date().toISOString();
-      if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flushStatus();
-    }
-    const level = result.rejected.length > 0 || failed.size > 0 ? 'info' : 'debug';
-    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, rejected: result.rejected.length, retried: failed.size }, 'incoming documents processed');
-    for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
     return failed.size === 0;
   }
 }

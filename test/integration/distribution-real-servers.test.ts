@@ -52,9 +52,12 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
       const started = Date.now();
       const first = distribute(a);
       // Stop B's CouchDB while documents are arriving (some replicated, not all).
-      const arrived = await waitFor('the first replicated documents at the destination', async () => {
+      // ...and after the replicator has saved a checkpoint there (documents are stored as they
+      // arrive, before the first checkpoint: resuming needs one).
+      const checkpointed = async (): Promise<boolean> => ((await b.node.couch.request({ db: b.node.names.incoming, path: '_local_docs' })) as { rows: unknown[] }).rows.length > 0;
+      const arrived = await waitFor('the first replicated documents at the destination, and a checkpoint', async () => {
         const count = (await storedDocs(b)).size;
-        return count > 0 && Date.now() - started > 6000 ? count : undefined;
+        return count > 0 && Date.now() - started > 6000 && await checkpointed() ? count : undefined;
       }, 120000);
       await destinationCouch.stop();
       expect(arrived, 'the replication finished before the stop: raise COUNT').to.be.below(COUNT);

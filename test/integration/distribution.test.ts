@@ -87,6 +87,14 @@ describe('distribution between two nodes', function () {
     for (const doc of arrived.values()) expect(doc._rev).to.match(/^1-/);
   });
 
+  it('stores each document once at the destination: the incoming database never held one (issue 15)', async () => {
+    // A replicator's _bulk_docs goes through inbound distribution at /incoming and into
+    // resource_data; before, each document was also written to incoming and then removed.
+    const changes = await b.node.couch.use(b.node.names.incoming).changes();
+    expect(changes.results.filter((change) => !change.id.startsWith('_design/')).map((change) => change.id)).to.deep.equal([]);
+    for (const doc of (await storedDocs(b)).values()) expect(doc._rev).to.match(/^1-/);
+  });
+
   it('never puts destination credentials in a response or a log line', async () => {
     const { body } = await getJson(`${a.node.url}/status`);
     expect(JSON.stringify(body)).to.not.include(b.admin.password);

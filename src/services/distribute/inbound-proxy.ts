@@ -6,12 +6,23 @@
  * Only those requests are forwarded, only with the credentials of an account holding the role
  * `network_admin` (spec "Authentication", 7: distribution is a network operation). Design and
  * `_local/lr-*` documents (the follower's checkpoint) can never be written through it.
+ *
+ * A replicator's `_bulk_docs` (`new_edits: false`, CouchDB "Replication Protocol" 2.4.2.5.2) is
+ * not forwarded: its documents go through inbound distribution here and are stored once, in
+ * resource_data (issue 15: one write per document at the destination, where the incoming
+ * database cost two more, the copy and its removal). The answer is CouchDB's for a batch of that
+ * kind, `201 []`, once every document is stored, a duplicate, or rejected by the node's rules
+ * (refusing a document is the node's decision, not a replication failure); when a conflict
+ * leaves one to retry, a 503, so the replicator sends the batch again (the stored part is then
+ * a duplicate). The checkpoints (`_local`) and `_revs_diff` still go to the incoming database.
  */
 import type { Middleware } from 'koa';
 import type { NodeState } from '../../http/context.js';
 import type { Authenticator } from '../../http/auth.js';
 import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
+import type { StoredDoc } from '../../storage/documents.js';
 import { AppError } from '../../errors/app-error.js';
+import type { InboundReceiver } from './inbound-receiver.js';
 
 export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
@@ -48,7 +59,7 @@ async function readBody(stream: NodeJS.ReadableStream, declaredLength: number | 
 }
 
 /** `_bulk_docs` may carry resource documents only: an id starting with `_` would be a design or local document. */
-function refuseSpecialDocs(body: Buffer): void {
+function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -61,9 +72,10 @@ function refuseSpecialDocs(body: Buffer): void {
     const id = (doc as { _id?: unknown } | null)?._id;
     if (typeof id !== 'string' || id.startsWith('_')) throw new AppError(403, 'forbidden', 'only resource documents may be replicated to this node');
   }
+  return { docs: docs as StoredDoc[], newEdits: (parsed as { new_edits?: unknown }).new_edits !== false };
 }
 
-export function inboundProxy(forwarder: IncomingForwarder, auth: Authenticator): Middleware<NodeState> {
+export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, auth: Authenticator): Middleware<NodeState> {
   return async (ctx, next) => {
     if (ctx.path !== INBOUND_PATH && !ctx.path.startsWith(`${INBOUND_PATH}/`)) return next();
     await auth.require(ctx.get('authorization'), 'network_admin');
@@ -73,7 +85,16 @@ export function inboundProxy(forwarder: IncomingForwarder, auth: Authenticator):
     }
     const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
     const body = hasBody ? await readBody(ctx.req, ctx.request.length) : undefined;
-    if (body && segments[0] === '_bulk_docs') refuseSpecialDocs(body);
+    if (body && segments[0] === '_bulk_docs') {
+      const bulk = bulkDocsOf(body);
+      if (!bulk.newEdits) {
+        const result = await receiver.receive(bulk.docs.filter((doc) => !doc._deleted));
+        if (result.failed.length > 0) throw new AppError(503, 'store_unavailable', `${result.failed.length} documents met a conflict; send the batch again`, true, { retryAfter: 1 });
+        ctx.status = 201;
+        ctx.body = [];
+        return;
+      }
+    }
     const subpath = segments.length ? `/${segments.map(encodeURIComponent).join('/').replace(/^_local%2F|^_local\//, '_local/')}` : '/';
     const response = await forwarder.forward({ method: ctx.method, subpath, search: ctx.search, contentType: ctx.get('content-type') || undefined, body });
     ctx.status = response.status;

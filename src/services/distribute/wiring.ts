@@ -14,6 +14,7 @@ import { IncomingFollower } from '../../followers/incoming-follower.js';
 import { DistributeService } from './distribute.service.js';
 import { DestinationService } from './destination.service.js';
 import { InboundService } from './inbound.service.js';
+import { InboundReceiver } from './inbound-receiver.js';
 import { DistributionScheduler } from './scheduler.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
@@ -22,6 +23,7 @@ export interface Distribution {
   destination: DestinationService;
   inbound: InboundService;
   forwarder: IncomingForwarder;
+  receiver: InboundReceiver;
   repository: DistributionRepository;
   follower: IncomingFollower;
   scheduler: DistributionScheduler;
@@ -45,14 +47,16 @@ export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), !input.embedded);
   const inbound = new InboundService(input.nodes, input.resources, input.checks, input.publicUrl, input.clock);
+  const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
   const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics);
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),
     inbound,
     forwarder: new IncomingForwarder(input.couch, input.names),
+    receiver,
     repository,
-    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), inbound, repository, logger, input.metrics),
+    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), receiver, logger),
     scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
   };
 }

@@ -1,0 +1,49 @@
+/**
+ * What happens to documents that arrived for this node, whichever way they came: straight from a
+ * replicator's `_bulk_docs` at /incoming (inbound-proxy.ts: checked and stored once, never written
+ * to the incoming database), or through the incoming database (the follower: documents sent with
+ * attachments, `PUT {docid}?new_edits=false`, and anything a node before this change left there).
+ * Counts outcomes in the metrics and keeps `last_in_sync` (spec "Network node status"), written at
+ * most every STATUS_EVERY_MS while documents keep arriving and once when they stop (flush).
+ */
+import type { Logger } from 'pino';
+import type { DistributionRepository } from '../../storage/distribution-outbound.js';
+import type { StoredDoc } from '../../storage/documents.js';
+import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import type { InboundResult, InboundService } from './inbound.service.js';
+
+const STATUS_EVERY_MS = 2000;
+
+export class InboundReceiver {
+  private pendingInSync: string | undefined;
+  private statusWritten = 0;
+
+  constructor(
+    private readonly inbound: InboundService,
+    private readonly status: DistributionRepository,
+    private readonly metrics: NodeMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  async receive(arrived: StoredDoc[]): Promise<InboundResult> {
+    const result = await this.inbound.process(arrived);
+    this.metrics.incomingResults(result);
+    if (result.stored > 0) {
+      this.pendingInSync = new Date().toISOString();
+      if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flush();
+    }
+    const level = result.rejected.length > 0 || result.failed.length > 0 ? 'info' : 'debug';
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, rejected: result.rejected.length, retried: result.failed.length }, 'incoming documents processed');
+    for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
+    return result;
+  }
+
+  /** Writes the last `last_in_sync` not written yet (the follower calls it when nothing arrives). */
+  async flush(): Promise<void> {
+    if (!this.pendingInSync) return;
+    const at = this.pendingInSync;
+    this.pendingInSync = undefined;
+    this.statusWritten = Date.now();
+    await this.status.recordInbound(at);
+  }
+}
