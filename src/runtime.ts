@@ -19,6 +19,7 @@ import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
 import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
+import { createStartingApp } from './starting-app.js';
 import { generateNodeKeys } from './domain/node-keys.js';
 import { listenMonitoring } from './monitoring-app.js';
 
@@ -80,12 +81,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
   }
   // The socket is bound first so PUBLIC_URL can default to the bound address (PORT=0 in tests);
-  // until bootstrap completes the node answers 503.
-  let handler: http.RequestListener = (_req, res) => {
-    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
-    res.end(JSON.stringify({ OK: false, error: 'the node is starting' }));
-  };
-  const server = http.createServer((req, res) => handler(req, res));
+  // until bootstrap completes the node answers 503 (starting-app.ts).
+  // It is set in the same turn as the 'listening' callback, before any request event can run.
+  let handler: http.RequestListener | undefined;
+  const server = http.createServer((req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -95,6 +94,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const address = server.address() as AddressInfo;
     const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${address.port}`;
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
+    handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const couch = connectCouch(target);
     await waitForStore(couch, logger, 30000);
     if (settings.couchdbUrl) await checkServer(couch, config, logger);

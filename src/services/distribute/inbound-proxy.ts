@@ -53,10 +53,10 @@ function refuseSpecialDocs(body: Buffer): void {
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new AppError(400, 'bad_request', 'request body is not valid JSON');
+    throw new AppError(400, 'invalid_request', 'request body is not valid JSON');
   }
   const docs = (parsed as { docs?: unknown } | null)?.docs;
-  if (!Array.isArray(docs)) throw new AppError(400, 'bad_request', '_bulk_docs needs "docs"');
+  if (!Array.isArray(docs)) throw new AppError(400, 'invalid_request', '_bulk_docs needs "docs"');
   for (const doc of docs) {
     const id = (doc as { _id?: unknown } | null)?._id;
     if (typeof id !== 'string' || id.startsWith('_')) throw new AppError(403, 'forbidden', 'only resource documents may be replicated to this node');
