@@ -54,7 +54,7 @@ export function sendOaiFailure(ctx: NodeContext, error: unknown): void {
   ctx.status = unavailable ? 503 : 500;
   if (unavailable) ctx.set('Retry-After', String(retryAfterOf(error)));
   ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = unavailable ? 'The OAI-PMH service is temporarily unavailable; retry later.\n' : 'Internal error.\n';
+  ctx.body = unavailable ? `The OAI-PMH service is temporarily unavailable (${error.message}); retry later.\n` : 'Internal error.\n';
 }
 
 export function oaiPmhRoutes(service: OaiPmhService): Router<NodeState> {
