@@ -20,6 +20,7 @@ import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
 import { createStartingApp } from './starting-app.js';
+import { storeUnavailable } from './errors/app-error.js';
 import { generateNodeKeys } from './domain/node-keys.js';
 import { listenMonitoring } from './monitoring-app.js';
 
@@ -48,7 +49,7 @@ async function waitForStore(couch: Couch, logger: Logger, timeoutMs: number): Pr
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 401 || status === 403) throw new Error('CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)', { cause: error });
-      if (Date.now() > deadline) throw new Error(`CouchDB did not answer within ${timeoutMs / 1000} s`, { cause: error });
+      if (Date.now() > deadline) throw storeUnavailable(`CouchDB did not answer within ${timeoutMs / 1000} s`, { cause: error });
       logger.warn({ retryInMs: delay }, 'waiting for CouchDB');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
