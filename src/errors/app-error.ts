@@ -5,6 +5,9 @@
  * it: JSON `{"OK": false, "error"}` (src/http/error-exit.ts), OAI-PMH (oai-pmh.routes.ts),
  * `sword:error` (src/services/sword/sword-error.ts) and the HTML pages (src/http/html-error.ts).
  * Anything else that reaches an exit is a 500 with a generic message and is logged, never shown.
+ * Protocol errors that are answers of a successful exchange (OAI-PMH `<error code>`, OAI-PMH 2.0
+ * §3.6; a harvest `OK: false`, spec "Basic Harvest") are not raised as AppErrors: they are
+ * rendered with HTTP 200 by their service (oai-errors.ts, harvest-request.ts).
  */
 export type ErrorCode =
   /** The request itself is wrong: an argument, a body that is not the JSON asked for. */

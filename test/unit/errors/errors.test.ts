@@ -4,6 +4,7 @@ import { AppError, DEFAULT_RETRY_AFTER_SECONDS, SPEC_ERROR_STATUS, badRequest, n
 import { EXIT, exitCodeOf } from '../../../src/errors/exit-codes.js';
 import { CliError, networkError, refusedError, usageError } from '../../../src/cli/errors.js';
 import { ConfigError } from '../../../src/config/settings.js';
+import { SwordError, describeSwordError } from '../../../src/services/sword/sword-error.js';
 
 describe('the error vocabulary', () => {
   it('a client error is exposed, a server error is not, a 503 is', () => {
@@ -28,6 +29,21 @@ describe('the error vocabulary', () => {
     expect(retryAfterOf(storeUnavailable('indexing', { retryAfter: 2 }))).to.equal(2);
     expect(retryAfterOf(storeUnavailable('down'))).to.equal(DEFAULT_RETRY_AFTER_SECONDS);
     expect(retryAfterOf(new Error('x'))).to.equal(DEFAULT_RETRY_AFTER_SECONDS);
+  });
+});
+
+describe('one vocabulary, each protocol\'s form: SWORD', () => {
+  const ERROR = 'http://purl.org/net/sword/error/';
+  it('a SWORD refusal is an AppError with a neutral code', () => {
+    expect(new SwordError('MaxUploadSizeExceeded', 'big')).to.be.instanceOf(AppError).and.include({ status: 413, code: 'payload_too_large', expose: true });
+    expect(new SwordError('TargetOwnerUnknown', 'who')).to.include({ status: 401, code: 'unauthorized' });
+  });
+
+  it('another layer\'s error is mapped by its code, not its status: the spec\'s 500 refusal is a client error in SWORD', () => {
+    expect(describeSwordError(specRefusal('invalid_request', 'no'))).to.deep.equal({ status: 400, uri: `${ERROR}ErrorBadRequest`, summary: 'no', expose: true });
+    expect(describeSwordError(specRefusal('payload_too_large', 'big'))).to.include({ status: 413, uri: `${ERROR}MaxUploadSizeExceeded` });
+    expect(describeSwordError(notBootstrapped('the node description'))).to.include({ status: 503, uri: 'urn:x-learning-registry:sword:error:ServiceUnavailable', expose: true });
+    expect(describeSwordError(new Error('secret detail'))).to.deep.equal({ status: 500, uri: 'urn:x-learning-registry:sword:error:InternalError', summary: 'internal error', expose: false });
   });
 });
 
