@@ -8,8 +8,6 @@ import Router from '@koa/router';
 import type { NodeState, NodeContext } from '../../http/context.js';
 import type { Authenticator } from '../../http/auth.js';
 import { AppError } from '../../errors/app-error.js';
-import { sendHtmlError } from '../../http/html-error.js';
-import { errorPage } from '../../protocol/html/error-page.js';
 import { DASHBOARD_ASSETS, DASHBOARD_CSP, dashboardPage } from '../../protocol/html/dashboard-page.js';
 import type { Monitoring } from './wiring.js';
 
@@ -29,14 +27,7 @@ export function monitoringRoutes(monitoring: Monitoring, auth: Authenticator, op
   });
   router.get('/dashboard', async (ctx) => {
     await allowed(ctx);
-    let data;
-    try {
-      data = await service.dashboard(nodeName);
-    } catch (error) {
-      // A page asked for gets a page, also when the store is down (503 + Retry-After).
-      sendHtmlError(ctx, error, (title, text) => errorPage(nodeName, title, text));
-      return;
-    }
+    const data = await service.dashboard(nodeName);
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
