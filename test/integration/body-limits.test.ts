@@ -2,12 +2,14 @@
  * A request body over the size limit, on every JSON endpoint that reads one (issue 12, part 4):
  * one message, `request body too large: the limit is N bytes`; the spec's HTTP 500 on publish,
  * delete and obtain (spec "Errors": 200 / 500), a harvest protocol error on /harvest (HTTP 200,
- * `OK: false`, badArgument). (The CouchDB-compatible /incoming endpoint answers 413, as CouchDB does.)
+ * `OK: false`, badArgument), 413 on the CouchDB-compatible /incoming endpoint (as CouchDB does).
  */
+import http from 'node:http';
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
 
 const AUTH = { authorization: basicAuth('pub', 'publisher-password-1') };
+const ADMIN = basicAuth('ops', 'admin-password-12');
 const MSG_LIMIT = 4096;
 const MIB = 1024 * 1024;
 
@@ -16,6 +18,7 @@ describe('request bodies over the size limit on the JSON endpoints', () => {
   before(async () => {
     node = await startTestNode({ nodeConfig: { services: { publish: { service_data: { msg_size_limit: MSG_LIMIT } }, delete: { service_data: { msg_size_limit: MSG_LIMIT } } } } });
     await addAccount(node, 'pub', 'publisher-password-1');
+    await addAccount(node, 'ops', 'admin-password-12', 'network_admin');
   });
   after(async () => node.stop());
 
@@ -39,6 +42,21 @@ describe('request bodies over the size limit on the JSON endpoints', () => {
     const { status, body } = await postJson(`${node.url}/harvest/listrecords`, padded('from', MIB));
     expect(status).to.equal(200);
     expect(body).to.include({ OK: false, error: 'badArgument', message: `request body too large: the limit is ${MIB} bytes` });
+  });
+
+  it('POST /incoming/_bulk_docs (CouchDB replication): 413 naming the limit, refused before the body is read', async () => {
+    // A declared length of 1 GiB with a few bytes sent: the answer comes before the rest would.
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = http.request(`${node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { authorization: ADMIN, 'content-type': 'application/json', 'content-length': String(1024 * MIB) } }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+        response.on('end', () => { resolve({ status: response.statusCode ?? 0, text }); request.destroy(); });
+      });
+      request.on('error', reject);
+      request.write('{"docs": [');
+    });
+    expect(answer.status).to.equal(413);
+    expect(JSON.parse(answer.text)).to.deep.equal({ OK: false, error: `request body too large: the limit is ${256 * MIB} bytes` });
   });
 
   it('a body that is not JSON: the spec\'s 500 on publish and obtain too', async () => {
