@@ -7,13 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EXIT, exitCodeOf } from '../src/errors/exit-codes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const name = process.argv[2];
 const available = fs.readdirSync(here).filter((f) => f.endsWith('.ts') && !['run.ts', 'support.ts', 'generate.ts'].includes(f)).map((f) => f.slice(0, -3));
 if (!name || !available.includes(name)) {
   process.stderr.write(`usage: npm run bench -- NAME [--couchdb URL] [--docs N] [--page N]   (NAME: one of ${available.join(', ')})\n`);
-  process.exit(2);
+  process.exit(EXIT.usage);
 }
 try {
   await import(pathToFileURL(path.join(here, `${name}.ts`)).href);
@@ -21,5 +22,5 @@ try {
   // Bad options and unreachable stores end in one readable line, not a stack trace.
   const { scrubCredentials } = await import('../src/storage/distribution-outbound.js');
   process.stderr.write(`bench ${name} failed: ${scrubCredentials(error instanceof Error ? error.message : String(error))}\n`);
-  process.exit(1);
+  process.exit(exitCodeOf(error));
 }

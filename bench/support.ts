@@ -10,6 +10,7 @@ import { hashPassword } from '../src/domain/password.js';
 import { connectCouch, redactedUrl } from '../src/storage/couch.js';
 import { databaseNames } from '../src/storage/databases.js';
 import { loadDesignDocs } from '../src/storage/design-docs.js';
+import { EXIT } from '../src/errors/exit-codes.js';
 
 export function basicAuthHeader(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -174,7 +175,7 @@ export async function prepareStore(couchdb: string | undefined): Promise<BenchSt
   const runPrefix = `bench_${randomBytes(4).toString('hex')}_`;
   process.stdout.write(`store: CouchDB ${welcome.version} at ${redactedUrl(couchdb)}, databases ${runPrefix}*\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => { void dropPrefixed(couch, runPrefix).finally(() => process.exit(130)); });
+    process.once(signal, () => { void dropPrefixed(couch, runPrefix).finally(() => process.exit(EXIT.interrupted)); });
   }
   return { url: couchdb, runPrefix };
 }

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 import { parse } from 'yaml';
+import { EXIT } from '../src/errors/exit-codes.js';
 
 // The project root, or another directory holding the same files (to try the checks on a variant).
 const root = path.resolve(process.argv[2] ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..'));
@@ -125,6 +126,6 @@ checkDockerfile();
 checkCompose();
 if (problems.length) {
   process.stderr.write(`${problems.join('\n')}\n`);
-  process.exit(1);
+  process.exit(EXIT.failure);
 }
 process.stdout.write('Dockerfile, .dockerignore and docker-compose.yml: OK\n');

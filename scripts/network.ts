@@ -20,6 +20,7 @@ import { startNode, type RunningNode } from '../src/runtime.js';
 import { AccountRepository, type AccountRole } from '../src/storage/account-repository.js';
 import { hashPassword } from '../src/domain/password.js';
 import { buildConnections } from '../src/domain/node-documents.js';
+import { EXIT, exitCodeOf } from '../src/errors/exit-codes.js';
 
 export interface NetworkNode {
   node: RunningNode;
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    stopNetwork(nodes).then(() => process.exit(0), () => process.exit(1));
+    stopNetwork(nodes).then(() => process.exit(EXIT.ok), () => process.exit(EXIT.failure));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -124,6 +125,6 @@ async function main(): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   main().catch((error: unknown) => {
     process.stderr.write(`network failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    process.exit(exitCodeOf(error));
   });
 }

@@ -36,7 +36,6 @@ import type { AppConfig } from './config/index.js';
 import { buildMonitoring, type Monitoring } from './services/monitoring/wiring.js';
 
 export interface Deps {
-  config: AppConfig;
   logger: Logger;
   publicUrl: string;
   settings: ServiceSettings;
@@ -50,11 +49,8 @@ export interface Deps {
   obtain: ObtainService;
   harvest: HarvestService;
   oaiPmh: OaiPmhService;
-  tokens: TokenCodec;
   nodes: NodeRepository;
   resources: ResourceRepository;
-  couch: Couch;
-  names: DatabaseNames;
   distribution: Distribution;
   monitoring: Monitoring;
   /** The _changes feeds that keep the per-request documents in memory; stopped when the node closes. */
@@ -95,7 +91,6 @@ export function buildDeps(input: DepsInput): Deps {
   const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   return {
-    config: input.config,
     logger: input.logger,
     publicUrl: input.publicUrl,
     settings,
@@ -109,11 +104,8 @@ export function buildDeps(input: DepsInput): Deps {
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names, views), resources, settings, tokens),
     harvest,
     oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl, harvest),
-    tokens,
     nodes,
     resources,
-    couch: input.couch,
-    names: input.names,
     distribution: buildDistribution({
       couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics,

@@ -20,6 +20,8 @@ import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
 import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
+import { createStartingApp } from './starting-app.js';
+import { storeUnavailable } from './errors/app-error.js';
 import { generateNodeKeys } from './domain/node-keys.js';
 import { listenMonitoring } from './monitoring-app.js';
 
@@ -48,7 +50,7 @@ async function waitForStore(couch: Couch, logger: Logger, timeoutMs: number): Pr
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       if (status === 401 || status === 403) throw new Error('CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)', { cause: error });
-      if (Date.now() > deadline) throw new Error(`CouchDB did not answer within ${timeoutMs / 1000} s`, { cause: error });
+      if (Date.now() > deadline) throw storeUnavailable(`CouchDB did not answer within ${timeoutMs / 1000} s`, { cause: error });
       logger.warn({ retryInMs: delay }, 'waiting for CouchDB');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
@@ -81,12 +83,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
   }
   // The socket is bound first so PUBLIC_URL can default to the bound address (PORT=0 in tests);
-  // until bootstrap completes the node answers 503.
-  let handler: http.RequestListener = (_req, res) => {
-    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
-    res.end(JSON.stringify({ OK: false, error: 'the node is starting' }));
-  };
-  const server = http.createServer((req, res) => handler(req, res));
+  // until bootstrap completes the node answers 503 (starting-app.ts).
+  // It is set in the same turn as the 'listening' callback, before any request event can run.
+  let handler: http.RequestListener | undefined;
+  const server = http.createServer((req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -96,6 +96,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const address = server.address() as AddressInfo;
     const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${address.port}`;
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
+    handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const couch = connectCouch(target);
     await waitForStore(couch, logger, 30000);
     if (settings.couchdbUrl) await checkServer(couch, config, logger);

@@ -4,7 +4,6 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/index.js';
-import { AppError } from '../errors/app-error.js';
 import type { AccountAction, AccountOptions } from './commands/account.js';
 import { distribute } from './commands/distribute.js';
 import { harvest } from './commands/harvest.js';
@@ -12,7 +11,7 @@ import { services, status } from './commands/node-info.js';
 import type { PublishOptions } from './commands/publish.js';
 import type { VerifyOptions } from './commands/verify.js';
 import { basicAuthorization } from './credentials.js';
-import { CliError, EXIT, type ExitCode } from './errors.js';
+import { EXIT, exitCodeOf, type ExitCode } from '../errors/exit-codes.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http-client.js';
 
 // The heavy commands (the node, the store, openpgp) are loaded only when they run, so that
@@ -150,15 +149,9 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
 
 /** One clear line on standard error; the exit code says what kind of failure it was. */
 function report(command: string, error: unknown): ExitCode {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    return EXIT.usage;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${command}: ${message}\n`);
-  if (error instanceof CliError) return error.exitCode;
-  if (error instanceof AppError) return error.status === 503 ? EXIT.network : EXIT.failure;
-  return EXIT.failure;
+  if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+  return exitCodeOf(error);
 }
 
 /** Runs lr-node with these arguments (without the node and script paths). */

@@ -18,6 +18,7 @@ import replication from 'pouchdb-replication';
 import find from 'pouchdb-find';
 import expressPouchDB from 'express-pouchdb';
 import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
+import { exitCodeOf } from '../errors/exit-codes.js';
 
 interface ChildSettings { dataDir: string; port: number; user: string; password: string }
 
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   });
   server.on('error', (error) => {
     process.send?.({ type: 'error', message: error.message });
-    process.exit(3);
+    process.exit(exitCodeOf(error));
   });
   process.on('disconnect', () => process.exit(0));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -101,7 +101,8 @@ export class EmbeddedCouch {
           this.listening = false;
         }
         if (!listening) {
-          reject(new Error(`embedded store failed to start (exit ${code ?? signal}): ${stderrTail.trim().split('\n').slice(-3).join(' ')}`));
+          // The child exits with the table's code (src/errors/exit-codes.ts, e.g. its port in use): the node exits with it.
+          reject(Object.assign(new Error(`embedded store failed to start (exit ${code ?? signal}): ${stderrTail.trim().split('\n').slice(-3).join(' ')}`), { exitCode: code }));
           return;
         }
         if (this.stopping) return;

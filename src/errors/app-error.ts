@@ -1,10 +1,17 @@
 /**
- * The one error type the HTTP layer renders. Like koa's http-errors, an error carries the HTTP
- * `status` and whether its message may be shown to the client (`expose`); anything else that
- * reaches the error exit is a 500 with a generic message and is logged, never shown.
+ * The one error vocabulary of the node. Like koa's http-errors, an error carries the HTTP
+ * `status` and whether its message may be shown to the client (`expose`), plus a protocol-neutral
+ * `code` that says what went wrong whatever protocol answers it. One exit per protocol renders
+ * it: JSON `{"OK": false, "error"}` (src/http/error-exit.ts), OAI-PMH (oai-pmh.routes.ts),
+ * `sword:error` (src/services/sword/sword-error.ts) and the HTML pages (src/http/html-error.ts).
+ * Anything else that reaches an exit is a 500 with a generic message and is logged, never shown.
+ * Protocol errors that are answers of a successful exchange (OAI-PMH `<error code>`, OAI-PMH 2.0
+ * §3.6; a harvest `OK: false`, spec "Basic Harvest") are not raised as AppErrors: they are
+ * rendered with HTTP 200 by their service (oai-errors.ts, harvest-request.ts).
  */
 export type ErrorCode =
-  | 'bad_request'
+  /** The request itself is wrong: an argument, a body that is not the JSON asked for. */
+  | 'invalid_request'
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
@@ -12,7 +19,10 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  /** The store is unreachable, refuses the node, is still indexing, or the node is not bootstrapped. */
   | 'store_unavailable'
+  /** The service is switched off in its service description (`active: false`). */
+  | 'service_inactive'
   | 'store_error'
   | 'internal_error';
 
@@ -29,16 +39,37 @@ export class AppError extends Error {
     this.retryAfter = options?.retryAfter;
   }
 
-  /** Seconds for a 503's Retry-After (RFC 9110 §10.2.3); unset: the protocol's default. */
+  /** Seconds for a 503's Retry-After (RFC 9110 §10.2.3); unset: DEFAULT_RETRY_AFTER_SECONDS. */
   readonly retryAfter: number | undefined;
 }
 
-export const badRequest = (message: string): AppError => new AppError(400, 'bad_request', message);
-export const notFound = (message: string): AppError => new AppError(404, 'not_found', message);
-export const unauthorized = (message: string): AppError => new AppError(401, 'unauthorized', message);
-export const storeUnavailable = (message: string, cause?: unknown): AppError =>
-  new AppError(503, 'store_unavailable', message, true, { cause });
+/** Retry-After of a 503 that names no time of its own (RFC 9110 §10.2.3, §15.6.4). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
+/** The Retry-After every protocol's exit sends with a 503: the error's own, or the default. */
+export function retryAfterOf(error: unknown): number {
+  return error instanceof AppError && error.retryAfter !== undefined ? error.retryAfter : DEFAULT_RETRY_AFTER_SECONDS;
 }
+
+export const badRequest = (message: string): AppError => new AppError(400, 'invalid_request', message);
+
+/** The one "store not reachable / not usable" outcome: 503 with Retry-After in every protocol. */
+export const storeUnavailable = (message: string, options?: { cause?: unknown; retryAfter?: number }): AppError =>
+  new AppError(503, 'store_unavailable', message, true, options);
+
+/** A node document bootstrap writes is missing: the store was reset or bootstrap has not run. */
+export const notBootstrapped = (missing: string): AppError =>
+  storeUnavailable(`the node is not bootstrapped: ${missing} is missing from the store`);
+
+/**
+ * The spec's status table (spec "Errors": publish, delete, distribute, destination: "HTTP 200 /
+ * 500, no error / error"; obtain: "200 / 500, OK / ERROR") answers every error of these services
+ * with HTTP 500, including errors that are the client's. This is the one place that models it:
+ * the refusal keeps a code that says what it is (`invalid_request`, `payload_too_large`) and gets
+ * the spec's status. Refusals made before the service runs keep their HTTP status: credentials
+ * (401/403, spec "Authentication"), the media type (415) and availability (503 + Retry-After).
+ */
+export const SPEC_ERROR_STATUS = 500;
+
+export const specRefusal = (code: 'invalid_request' | 'payload_too_large', message: string): AppError =>
+  new AppError(SPEC_ERROR_STATUS, code, message, true);

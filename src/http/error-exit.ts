@@ -5,17 +5,15 @@
  * (OAI-PMH, SWORD) render their errors in their routes and never reach this.
  */
 import type { Middleware } from 'koa';
-import { AppError } from '../errors/app-error.js';
+import { AppError, retryAfterOf } from '../errors/app-error.js';
 import type { NodeState } from './context.js';
-
-const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
 function fromBodyParser(error: unknown): AppError | undefined {
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
   const type = (error as { type?: string }).type;
   if (status === 413 || type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'request body too large');
   if (status === 415) return new AppError(415, 'unsupported_media_type', 'unsupported content type');
-  if (status === 400 || type === 'entity.parse.failed') return new AppError(400, 'bad_request', 'request body is not valid JSON');
+  if (status === 400 || type === 'entity.parse.failed') return new AppError(400, 'invalid_request', 'request body is not valid JSON');
   return undefined;
 }
 
@@ -37,7 +35,7 @@ export function jsonErrorExit(): Middleware<NodeState> {
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');
         // A 503 is temporary: say when to come back (RFC 9110 §15.6.4).
-        if (error.status === 503) ctx.set('Retry-After', String(error.retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS));
+        if (error.status === 503) ctx.set('Retry-After', String(retryAfterOf(error)));
       } else {
         // Koa-style errors (status + expose), e.g. from router.allowedMethods(): keep their status.
         const status = (error as { status?: number }).status;

@@ -29,8 +29,13 @@ export async function readJsonBody(ctx: NodeContext, limitBytes: number | undefi
   return (ctx.request as unknown as { body?: unknown }).body;
 }
 
-export function describeBodyError(error: unknown, limitBytes: number | undefined, setting?: string): string {
+/**
+ * What is wrong with a body the parser refused: too large (code `payload_too_large`) or not JSON
+ * (`invalid_request`). The status is the endpoint's: 413/400 by default, the spec's 500 on the
+ * services whose status table says so (src/errors/app-error.ts, SPEC_ERROR_STATUS).
+ */
+export function bodyRefusal(error: unknown, limitBytes: number | undefined, setting?: string): { code: 'payload_too_large' | 'invalid_request'; message: string } {
   const status = (error as { status?: number }).status;
-  if (status === 413) return `request body too large: the limit is ${limitBytes} bytes${setting ? ` (${setting})` : ''}`;
-  return 'request body is not valid JSON';
+  if (status === 413) return { code: 'payload_too_large', message: `request body too large: the limit is ${limitBytes} bytes${setting ? ` (${setting})` : ''}` };
+  return { code: 'invalid_request', message: 'request body is not valid JSON' };
 }

@@ -21,7 +21,7 @@ import type { LookupFunction } from 'node:net';
 import { Agent, errors, request as undiciRequest } from 'undici';
 import { classifyAddress, type AddressKind } from './ip-address.js';
 
-export { classifyAddress, isPublicAddress, type AddressClass, type AddressKind } from './ip-address.js';
+export { classifyAddress, isPublicAddress, type AddressKind } from './ip-address.js';
 
 export interface ResolvedAddress {
   address: string;

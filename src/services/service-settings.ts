@@ -5,7 +5,7 @@
 import { SERVICE_CATALOGUE, serviceDocId, type ServiceDescription } from '../domain/service-descriptions.js';
 import type { ServiceKey } from '../config/index.js';
 import type { NodeRepository } from '../storage/node-repository.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, notBootstrapped } from '../errors/app-error.js';
 
 export class ServiceSettings {
   constructor(private readonly nodes: NodeRepository) {}
@@ -14,9 +14,9 @@ export class ServiceSettings {
     const entry = SERVICE_CATALOGUE.find((candidate) => candidate.key === key);
     if (!entry) throw new Error(`unknown service ${key}`);
     const doc = await this.nodes.serviceDescription(serviceDocId(entry));
-    if (!doc) throw new AppError(503, 'store_unavailable', `the ${entry.service_name} service description is missing`);
+    if (!doc) throw notBootstrapped(`the ${entry.service_name} service description`);
     const description = doc as unknown as ServiceDescription;
-    if (!description.active) throw new AppError(503, 'store_unavailable', `the ${entry.service_name} service is not active on this node`);
+    if (!description.active) throw new AppError(503, 'service_inactive', `the ${entry.service_name} service is not active on this node`);
     return description;
   }
 }

@@ -41,12 +41,12 @@ export function mapCouchError(error: unknown, what: string): AppError {
   const nanoError = (error ?? {}) as NanoError;
   const status = nanoError.statusCode;
   if (status === undefined) {
-    return storeUnavailable(`CouchDB is unreachable (${what})`, error);
+    return storeUnavailable(`CouchDB is unreachable (${what})`, { cause: error });
   }
   if (status === 404) return new AppError(404, 'not_found', `${what}: not found`, true, { cause: error });
   if (status === 409) return new AppError(409, 'conflict', `${what}: update conflict`, true, { cause: error });
   if (status === 401 || status === 403) {
-    return new AppError(503, 'store_unavailable', `CouchDB refused the node's credentials (${what})`, true, { cause: error });
+    return storeUnavailable(`CouchDB refused the node's credentials (${what})`, { cause: error });
   }
   if (status === 413) return new AppError(413, 'payload_too_large', `${what}: document too large for the store`, true, { cause: error });
   return new AppError(502, 'store_error', `CouchDB error (${what}): ${nanoError.error ?? status}`, true, { cause: error });

@@ -48,12 +48,6 @@ export class HarvestRepository {
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
-  /** The first key of a range (the earliest datestamp), or undefined when it is empty. */
-  async firstKey(range: ViewRange): Promise<ViewKey | undefined> {
-    const result = await this.views.read(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, { startkey: range.start, endkey: range.end, limit: 1 });
-    return result.rows[0]?.key as unknown as ViewKey | undefined;
-  }
-
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
     const result = await this.views.read(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {

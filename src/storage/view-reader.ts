@@ -10,7 +10,7 @@
  *   PouchDB both accept): the rows as last indexed, at once, and the build started behind.
  */
 import type { DocumentScope, DocumentViewResponse } from 'nano';
-import { AppError } from '../errors/app-error.js';
+import { storeUnavailable } from '../errors/app-error.js';
 import { mapCouchError } from './couch.js';
 
 export interface ViewParams {
@@ -41,7 +41,7 @@ export class ViewReader {
       return await db.server.relax({ db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params, signal } as never) as ViewResult<V>;
     } catch (error) {
       if (signal.aborted) {
-        throw new AppError(503, 'store_unavailable', `the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, true, { cause: error, retryAfter: RETRY_AFTER_SECONDS });
+        throw storeUnavailable(`the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, { cause: error, retryAfter: RETRY_AFTER_SECONDS });
       }
       throw mapCouchError(error, what);
     }

@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { startTestNode, basicAuth, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc.js';
-import { requireChromium, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { requireProgram } from '../support/programs.js';
 
 const PASSWORD = 'a publishing passphrase 7';
 
@@ -19,7 +20,7 @@ describe('/auth in a browser', function () {
   const shots = new Screenshots('auth');
 
   before(async function () {
-    requireChromium();
+    requireProgram('chromium');
     provider = await startTestProvider();
     node = await startTestNode({ env: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET } });
     await provider.register(`${node.publicUrl}/auth/callback`);

@@ -2,12 +2,13 @@
  * lr-node on a terminal: a pseudo-terminal from util-linux `script` (no native addon) shows the
  * progress bar of publish and harvest, and `start` logs readable lines (pino-pretty), not JSON.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { SAMPLE_CORPUS } from '../../src/sample-data.js';
 import { exitOf, ROOT } from '../support/process.js';
 import { startTestNode, addAccount, tempDir, type TestNode } from '../support/node.js';
 import { BIN, cliEnv, ensureBuilt, until } from '../support/cli.js';
+import { requireProgram } from '../support/programs.js';
 
 const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
 
@@ -26,7 +27,7 @@ describe('lr-node on a terminal', function () {
   let work: string;
 
   before(async function () {
-    if (spawnSync('script', ['--version']).status !== 0) this.skip(); // util-linux is part of every Debian system
+    requireProgram('script');
     ensureBuilt();
     // Pages of 10: the OAI-PMH harvest learns completeListSize, the total of its bar.
     const service = (extra: Record<string, unknown>): Record<string, unknown> => ({ service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 10, id_limit: 100, flow_control: true, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }], ...extra } });

@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import { nsdlDocs } from '../support/documents.js';
 import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
-import { requireChromium, launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
+import { requireProgram } from '../support/programs.js';
 import { onCouchDB } from '../support/store.js';
 
 /** The restarts figure is the embedded store supervisor's; Apache CouchDB restarts itself. */
@@ -22,7 +23,7 @@ describe('/dashboard in a browser', function () {
   const shots = new Screenshots('dashboard');
 
   before(async function () {
-    requireChromium();
+    requireProgram('chromium');
     net = await startTestNetwork({ nodes: 2, topology: 'chain' });
     [a, b] = net.nodes as [NetworkNode, NetworkNode];
     await publish(a, nsdlDocs(7));

@@ -214,6 +214,15 @@ describe('distribution between two nodes', function () {
     const { parseDestinationAnswer } = await import('../../src/services/distribute/destination-info.js');
     const info = parseDestinationAnswer({ ok: true, taget_node_info: { active: true, node_id: 'n', network_id: 'N', community_id: 'C', gateway_node: false, social_community: true, incoming_url: 'http://x/incoming', filter_description: {} } });
     expect(info).to.include({ node_id: 'n', incoming_url: 'http://x/incoming' });
-    expect(basicAuth('x', 'y')).to.be.a('string');
+    // An answer that says it failed, or lacks the ids, is a reason to skip, not a destination.
+    expect(parseDestinationAnswer({ ok: false, error: 'closed' })).to.equal('the destination answered an error: closed');
+    expect(parseDestinationAnswer({ OK: true, target_node_info: { node_id: 'n' } })).to.equal('target_node_info lacks node_id, network_id or community_id');
+  });
+
+  it('POST /distribute with the network_admin name and a wrong password is 401, and starts no run', async () => {
+    const { status, headers } = await postJson(`${a.node.url}/distribute`, '', { authorization: basicAuth(a.admin.user, `${a.admin.password}-wrong`) });
+    expect(status).to.equal(401);
+    expect(headers.get('www-authenticate')).to.match(/^Basic /);
+    expect(await a.node.deps.distribution.service.distribute()).to.not.have.property('running_since');
   });
 });

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { startTestNode, settled, type TestNode } from '../support/node.js';
 import { loadStoredCorpus } from '../support/corpus.js';
+import { requireProgram } from '../support/programs.js';
 
 const run = promisify(execFile);
 const SERVICE_DOC = 'access:OAI-PMH Harvest service';
@@ -36,11 +37,7 @@ describe('OAI-PMH interoperability with HTTP::OAI (oai_pmh)', function () {
   let node: TestNode;
   const STORED = 23;
   before(async function () {
-    try {
-      await run('oai_pmh', ['--help']);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('oai_pmh is not installed: apt-get install libhttp-oai-perl (.ci/run does it)', { cause: error });
-    }
+    requireProgram('oai_pmh');
     node = await startTestNode();
     await loadStoredCorpus(node, STORED);
     await node.couch.use(node.names.resourceData).bulk({ docs: [

@@ -4,12 +4,12 @@
  * tests, each judged against libxml2's xmllint where xmllint judges the same thing. Pure
  * functions, no server; kept beside the OAI-PMH integration tests as the file layout assigns them.
  */
-import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { metadataFragment } from '../../src/protocol/oai-pmh/metadata-fragment.js';
 import { checkWellFormed } from '../../src/protocol/oai-pmh/well-formed.js';
+import { runProgram } from '../support/programs.js';
 
-const xmllintAccepts = (xml: string): boolean => spawnSync('xmllint', ['--noout', '-'], { input: xml }).status === 0;
+const xmllintAccepts = (xml: string): boolean => runProgram('xmllint', 'xmllint', ['--noout', '-'], xml).status === 0;
 
 /** XML 1.0 + Namespaces well-formed, one root: accepted by both. */
 const wellFormed = [

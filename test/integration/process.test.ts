@@ -1,10 +1,12 @@
 /** The node as a process: configuration errors fail fast, signals stop it gracefully. */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { runMain, startMain, exitOf, waitForLog } from '../support/process.js';
 import { tempDir } from '../support/node.js';
 import { onCouchDB, TEST_COUCHDB_URL } from '../support/store.js';
+import { EXIT } from '../../src/errors/exit-codes.js';
 
 async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = runMain(env);
@@ -74,6 +76,21 @@ describe('configuration errors stop the node with a one-line message naming the 
     } finally {
       running?.child.kill('SIGTERM');
       if (running) await exitOf(running.child);
+    }
+  });
+});
+
+describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
+  it('PORT in use: exits with EXIT.portInUse and one line naming the port', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (holder.address() as net.AddressInfo).port;
+      const { code, stderr } = await failingStart({ PORT: String(port), DATA_DIR: tempDir() });
+      expect(code).to.equal(EXIT.portInUse);
+      expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+    } finally {
+      holder.close();
     }
   });
 });

@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import { startTestNode, addAccount, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { hasAtompubPerl, runPerl } from '../support/atompub.js';
+import { runPerl } from '../support/atompub.js';
+import { requireProgram } from '../support/programs.js';
 
 // Atompub::Client sends WSSE when it has a username; the node answers 401 with a Basic challenge
 // and LWP retries with Basic credentials, which is the whole authentication round trip.
@@ -50,11 +51,8 @@ function lines(stdout: string): Record<string, string> {
 
 describe('SWORD 1.3 with Debian libatompub-perl (Atompub::Client)', function () {
   let node: TestNode;
-  before(async function () {
-    if (!hasAtompubPerl()) {
-      console.warn('    skipped: perl -MAtompub::Client fails; install Debian libatompub-perl (.ci/run does)');
-      this.skip();
-    }
+  before(async () => {
+    requireProgram('Atompub::Client');
     node = await startTestNode({ nodeConfig: { node: { node_name: 'Perl-tested node' }, community: { community_name: 'Perl community' } } });
     await addAccount(node, 'alice', 'alice-password-1', 'publisher', 'alice@example.org');
     await addAccount(node, 'ops', 'ops-password-1', 'network_admin');

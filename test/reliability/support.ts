@@ -4,8 +4,8 @@
  * injected, documents checked, lost). Sizes come from the environment so the suite stays modest
  * by default (it runs in .ci/run) and can be turned up by hand.
  */
-import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
+import { runProgram } from '../support/programs.js';
 
 export const SIZES = {
   /** fast-check runs per endpoint property. */
@@ -66,8 +66,7 @@ export function expectJsonForm(answer: Answer, what: string): void {
 }
 
 export function wellFormed(xml: string): { ok: boolean; output: string } {
-  const result = spawnSync('xmllint', ['--noout', '--nonet', '-'], { input: xml, encoding: 'utf8' });
-  if (result.error) throw new Error(`xmllint is not installed (apt-get install libxml2-utils): ${result.error.message}`);
+  const result = runProgram('xmllint', 'xmllint', ['--noout', '--nonet', '-'], xml);
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 

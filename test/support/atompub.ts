@@ -1,5 +1,5 @@
 /** Helpers for the SWORD / Atom Publishing tests: namespace-aware XML reading and requests. */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { create } from 'xmlbuilder2';
 
 export const NS = {
@@ -43,11 +43,6 @@ export async function fetchXml(url: string, init?: RequestInit): Promise<XmlResp
     throw new Error(`not XML (${response.status}): ${text.slice(0, 200)}`);
   }
   return { status: response.status, headers: response.headers, text, xml };
-}
-
-/** Whether Debian's libatompub-perl (Atompub::Client over XML::Atom) is installed (.ci/run installs it). */
-export function hasAtompubPerl(): boolean {
-  return spawnSync('perl', ['-MAtompub::Client', '-MXML::Atom::Client', '-e1'], { stdio: 'ignore' }).status === 0;
 }
 
 /** Asynchronous: the node under test answers from this same process, so never spawnSync here. */

@@ -8,13 +8,9 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from './process.js';
 import { tempDir } from './node.js';
+import { PROGRAMS } from './programs.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Fails (never skips) when Debian's chromium is missing: `npm test` installs it (scripts/test-prerequisites.sh). */
-export function requireChromium(): void {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (npm test's scripts/test-prerequisites.sh does)`);
-}
+const CHROMIUM = PROGRAMS.chromium.path;
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

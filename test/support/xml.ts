@@ -5,9 +5,9 @@
  * named). nsdl_dc records (the sample corpus) are accepted by a test-only stub, as the NSDL
  * schema is not available offline.
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './process.js';
+import { runProgram } from './programs.js';
 
 const SCHEMAS = path.join(ROOT, 'test', 'fixtures', 'schemas');
 export const OFFICIAL_DRIVER = path.join(SCHEMAS, 'oai-pmh', 'oai-pmh-all.xsd');
@@ -17,8 +17,7 @@ const EXTENSION_WITH_NSDL = path.join(SCHEMAS, 'drivers', 'extension-nsdl.xsd');
 const OFFICIAL_LOCATION = 'http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd';
 
 export function xmllint(xml: string, schema: string): { ok: boolean; output: string } {
-  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema, '-'], { input: xml, encoding: 'utf8' });
-  if (result.error) throw new Error(`xmllint is not installed (apt-get install libxml2-utils): ${result.error.message}`);
+  const result = runProgram('xmllint', 'xmllint', ['--noout', '--nonet', '--schema', schema, '-'], xml);
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 

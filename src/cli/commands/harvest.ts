@@ -1,6 +1,7 @@
 /** lr-node harvest URL --out FILE: a full harvest to JSON Lines, resumable from the last token. */
 import fs from 'node:fs';
-import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
+import { CliError, usageError } from '../errors.js';
+import { EXIT, type ExitCode } from '../../errors/exit-codes.js';
 import { Interrupted, type RetryPolicy } from '../http-client.js';
 import { fetchPage, type HarvestPage, type HarvestQuery } from '../harvest-pages.js';
 import { watchInterrupt } from '../interrupt.js';

@@ -8,6 +8,7 @@ import { loadConfig } from '../../config/index.js';
 import { createLogger } from '../../http/logger.js';
 import { startNode } from '../../runtime.js';
 import { loadSampleData } from '../../sample-data.js';
+import { EXIT } from '../../errors/exit-codes.js';
 
 export async function start(options: { sampleData: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadConfig(env);
@@ -21,9 +22,9 @@ export async function start(options: { sampleData: boolean }, env: NodeJS.Proces
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    starting.then((node) => node.close()).then(() => process.exit(0), (error: unknown) => {
+    starting.then((node) => node.close()).then(() => process.exit(EXIT.ok), (error: unknown) => {
       logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
+      process.exit(EXIT.failure);
     });
   };
   process.on('SIGINT', () => stop('SIGINT'));

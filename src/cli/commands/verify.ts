@@ -8,7 +8,8 @@ import { verifyEnvelopeSignature } from '../../domain/signature/lr-pgp.js';
 import { createSafeFetcher } from '../../net/safe-fetch.js';
 import { ARMORED_KEY } from '../../services/publish/key-resolver.js';
 import { readDocumentFile, unwrapRecord } from '../document-files.js';
-import { EXIT, usageError, type ExitCode } from '../errors.js';
+import { usageError } from '../errors.js';
+import { EXIT, type ExitCode } from '../../errors/exit-codes.js';
 
 export interface VerifyOptions { files: string[]; keys: string[]; allowPrivate: boolean; json: boolean }
 

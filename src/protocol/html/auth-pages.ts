@@ -1,6 +1,7 @@
 /** The pages of /auth (spec "Authentication", 3). Plain forms, no script; every value escaped by `html`. */
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
+import { errorPage } from './error-page.js';
 import type { Account } from '../../storage/account-repository.js';
 
 export interface PageContext { nodeName: string; publicUrl: string }
@@ -28,9 +29,7 @@ then set a publishing password (HTTP Basic) or issue a bearer token.</p>
 }
 
 export function problemPage(ctx: PageContext, title: string, text: string): string {
-  return page(title, html`
-${message({ kind: 'error', text })}
-<p><a href="/auth">Back to publishing accounts</a></p>`, ctx.nodeName);
+  return errorPage(ctx.nodeName, title, text, { href: '/auth', label: 'Back to publishing accounts' });
 }
 
 function csrfField(csrf: string): SafeHtml {

@@ -6,7 +6,7 @@
  */
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
-import { AppError } from '../../errors/app-error.js';
+import { sendHtmlError } from '../../http/html-error.js';
 import { accountPage, notConfiguredPage, problemPage, signedOutPage, type Message, type PageContext } from '../../protocol/html/auth-pages.js';
 import { PAGE_CSP } from '../../protocol/html/layout.js';
 import type { Account } from '../../storage/account-repository.js';
@@ -50,9 +50,7 @@ export function authRoutes(options: AuthPagesOptions): Router<NodeState> {
     } catch (error) {
       if (error instanceof Refusal) return send(ctx, error.status, problemPage(options.page, 'Request refused', error.message));
       if (error instanceof SignInFailed) return send(ctx, 400, problemPage(options.page, 'Sign-in failed', `The sign-in could not be completed (${error.message}). Try again.`));
-      if (error instanceof AppError && error.expose) return send(ctx, error.status, problemPage(options.page, 'Request failed', error.message));
-      ctx.state.log.error({ err: error }, '/auth failed');
-      send(ctx, 500, problemPage(options.page, 'Request failed', 'Something went wrong on this node. Try again later.'));
+      sendHtmlError(ctx, error, (title, text) => problemPage(options.page, title, text));
     }
   });
 

@@ -1,6 +1,6 @@
 /** `GET /destination` (spec "Distribution"): this node as a destination, plus what a source needs to replicate to it. */
 import type { NodeRepository } from '../../storage/node-repository.js';
-import { AppError } from '../../errors/app-error.js';
+import { notBootstrapped } from '../../errors/app-error.js';
 import { INBOUND_PATH } from './inbound-proxy.js';
 import type { TargetNodeInfo } from './destination-info.js';
 
@@ -9,7 +9,7 @@ export class DestinationService {
 
   async info(): Promise<{ OK: true; error: string; target_node_info: TargetNodeInfo }> {
     const [node, community, filter] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.nodes.filterDescription()]);
-    if (!node || !community) throw new AppError(500, 'internal_error', 'the node is not bootstrapped', true);
+    if (!node || !community) throw notBootstrapped(node ? 'the community description' : 'the node description');
     const { _id, _rev, ...filterDescription } = filter ?? { _id: '' };
     void _id; void _rev;
     return {

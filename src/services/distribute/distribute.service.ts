@@ -14,6 +14,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
 import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { INBOUND_PATH } from './inbound-proxy.js';
+import { notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
@@ -91,7 +92,7 @@ export class DistributeService {
     if (!(await this.repo.holdsResourceData())) return { OK: false, error: 'the resource data database holds no resource_data documents' };
     // 2. The source node and community descriptions and the connectivity documents, read now.
     const [node, community, connections] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.nodes.connections()]);
-    if (!node || !community) return { OK: false, error: 'the node is not bootstrapped' };
+    if (!node || !community) throw notBootstrapped(node ? 'the community description' : 'the node description');
     const active = connections.filter((connection) => connection.active === true);
     // 3. Only one active gateway connection is allowed.
     if (active.filter((connection) => connection.gateway_connection === true).length > 1) {

@@ -26,6 +26,8 @@ import type { InboundReceiver } from './inbound-receiver.js';
 
 export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
+/** 413 as CouchDB answers it (a replicator then splits its batch), in the JSON endpoints' words. */
+const tooLarge = (): AppError => new AppError(413, 'payload_too_large', `request body too large: the limit is ${BODY_LIMIT} bytes`);
 
 type Rule = (segments: string[], method: string) => boolean;
 
@@ -47,12 +49,12 @@ function segmentsOf(path: string): string[] | undefined {
 
 async function readBody(stream: NodeJS.ReadableStream, declaredLength: number | undefined): Promise<Buffer> {
   // A declared length over the limit is refused before a byte is read.
-  if (declaredLength !== undefined && declaredLength > BODY_LIMIT) throw new AppError(413, 'payload_too_large', 'request body too large');
+  if (declaredLength !== undefined && declaredLength > BODY_LIMIT) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw new AppError(413, 'payload_too_large', 'request body too large');
+    if (size > BODY_LIMIT) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -64,10 +66,10 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new AppError(400, 'bad_request', 'request body is not valid JSON');
+    throw new AppError(400, 'invalid_request', 'request body is not valid JSON');
   }
   const docs = (parsed as { docs?: unknown } | null)?.docs;
-  if (!Array.isArray(docs)) throw new AppError(400, 'bad_request', '_bulk_docs needs "docs"');
+  if (!Array.isArray(docs)) throw new AppError(400, 'invalid_request', '_bulk_docs needs "docs"');
   for (const doc of docs) {
     const id = (doc as { _id?: unknown } | null)?._id;
     if (typeof id !== 'string' || id.startsWith('_')) throw new AppError(403, 'forbidden', 'only resource documents may be replicated to this node');

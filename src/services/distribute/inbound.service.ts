@@ -13,6 +13,7 @@
  * (A→B→A, or a ring) stop there: node_timestamp differs at every node and must not trigger
  * redistribution (spec "Resource data description document").
  */
+import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodePolicy } from '../../config/index.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
@@ -53,7 +54,7 @@ export class InboundService {
     const result: InboundResult = { stored: 0, duplicates: 0, rejected: [], failed: [] };
     if (arrived.length === 0) return result;
     const [node, filter, keys] = await Promise.all([this.nodes.nodeDescription(), this.nodes.filterDescription(), this.nodes.nodeKeys()]);
-    if (!node || !keys) throw new Error('the node is not bootstrapped');
+    if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
     const context: CheckContext = {
       policy: node.node_policy as NodePolicy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'inbound',

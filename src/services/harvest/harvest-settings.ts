@@ -6,7 +6,7 @@
 import type { DeletedDataPolicy } from '../../config/node-config.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ServiceDescription } from '../../domain/service-descriptions.js';
-import { AppError } from '../../errors/app-error.js';
+import { notBootstrapped } from '../../errors/app-error.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { granularityOf, lowerBound, parseDatestamp, type Granularity } from './harvest-dates.js';
 
@@ -37,7 +37,7 @@ export function jsonPrefixesOf(data: Record<string, unknown> | undefined): strin
 
 export async function loadHarvestSettings(settings: ServiceSettings, nodes: NodeRepository, key: 'harvest' | 'oai_pmh'): Promise<HarvestSettings> {
   const [description, node] = await Promise.all([settings.of(key), nodes.nodeDescription()]);
-  if (!node) throw new AppError(503, 'store_unavailable', 'the node is not bootstrapped');
+  if (!node) throw notBootstrapped('the node description');
   const data = description.service_data;
   const limit = numberSetting(data, 'doc_limit');
   const policy = (node.node_policy ?? {}) as { deleted_data_policy?: DeletedDataPolicy; allow_private_fetch?: boolean };

@@ -7,7 +7,7 @@
  */
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
-import { describeBodyError, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
+import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { HARVEST_VERBS, HarvestError, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
 import { answerHarvest } from './harvest-answer.js';
@@ -28,7 +28,7 @@ export function harvestRoutes(service: HarvestService, publicUrl: string): Route
         return await readJsonBody(ctx, HARVEST_BODY_LIMIT);
       } catch (error) {
         if (isUnsupportedType(error)) throw error;
-        throw new HarvestError('badArgument', describeBodyError(error, HARVEST_BODY_LIMIT));
+        throw new HarvestError('badArgument', bodyRefusal(error, HARVEST_BODY_LIMIT).message);
       }
     }));
   }

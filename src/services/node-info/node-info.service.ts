@@ -3,7 +3,7 @@
  * /pubkey. Their payloads are not shown in the spec; the shapes follow the original
  * Learning Registry node and are documented in the README.
  */
-import { AppError } from '../../errors/app-error.js';
+import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { LiveSummary, ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -62,7 +62,7 @@ export class NodeInfoService {
 
   private async requiredNodeDescription(): Promise<StoredDoc> {
     const node = await this.nodes.nodeDescription();
-    if (!node) throw new AppError(503, 'store_unavailable', 'the node description is missing: the node has not been bootstrapped');
+    if (!node) throw notBootstrapped('the node description');
     return node;
   }
 
@@ -118,7 +118,7 @@ export class NodeInfoService {
 
   async publicKey(): Promise<string> {
     const keys = await this.nodes.nodeKeys();
-    if (!keys) throw new AppError(503, 'store_unavailable', 'the node key pair is missing: the node has not been bootstrapped');
+    if (!keys) throw notBootstrapped('the node key pair');
     return keys.publicKey;
   }
 }

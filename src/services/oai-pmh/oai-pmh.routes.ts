@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext, NodeState } from '../../http/context.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
 import type { OaiPmhService } from './oai-pmh.service.js';
 
@@ -40,13 +40,21 @@ async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Pro
     ctx.type = 'text/xml; charset=utf-8';
     ctx.body = renderOaiResponse(answered.response);
   } catch (error) {
-    const unavailable = error instanceof AppError && error.status === 503;
-    ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
-    ctx.status = unavailable ? 503 : 500;
-    if (unavailable) ctx.set('Retry-After', String(error.retryAfter ?? 5));
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = unavailable ? 'The OAI-PMH service is temporarily unavailable; retry later.\n' : 'Internal error.\n';
+    sendOaiFailure(ctx, error);
   }
+}
+
+/**
+ * The OAI-PMH exit for what is not an OAI-PMH error: 503 + Retry-After while the store is
+ * unavailable (OAI-PMH 2.0 §3.1.3 gives no body for it: plain text), anything else a plain 500.
+ */
+export function sendOaiFailure(ctx: NodeContext, error: unknown): void {
+  const unavailable = error instanceof AppError && error.status === 503;
+  ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
+  ctx.status = unavailable ? 503 : 500;
+  if (unavailable) ctx.set('Retry-After', String(retryAfterOf(error)));
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = unavailable ? `The OAI-PMH service is temporarily unavailable (${error.message}); retry later.\n` : 'Internal error.\n';
 }
 
 export function oaiPmhRoutes(service: OaiPmhService): Router<NodeState> {

@@ -3,7 +3,7 @@
  * body, normalised. Booleans are `T`/`F` in queries (also `true`/`false`); both spellings of the
  * GET ID (`request_ID`, and `request_id` of the path template) are accepted.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError, specRefusal } from '../../errors/app-error.js';
 
 export interface ObtainRequest {
   ids: string[];
@@ -14,7 +14,7 @@ export interface ObtainRequest {
 }
 
 /** Obtain errors are HTTP 500 with {"OK": false, "error"} (spec "Errors": obtain 200 / 500). */
-export const obtainError = (message: string): AppError => new AppError(500, 'bad_request', message, true);
+export const obtainError = (message: string): AppError => specRefusal('invalid_request', message);
 
 const GET_ARGS = ['request_ID', 'request_id', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
 const POST_ARGS = ['request_IDs', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];

@@ -2,8 +2,9 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { NodeState, NodeContext } from '../../http/context.js';
-import { describeBodyError, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
-import { fromBody, fromQuery, obtainError } from './obtain-request.js';
+import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
+import { specRefusal } from '../../errors/app-error.js';
+import { fromBody, fromQuery } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
 
 const OBTAIN_BODY_LIMIT = 1024 * 1024;
@@ -30,7 +31,8 @@ export function obtainRoutes(service: ObtainService): Router<NodeState> {
       body = await readJsonBody(ctx, OBTAIN_BODY_LIMIT);
     } catch (error) {
       if (isUnsupportedType(error)) throw error;
-      throw obtainError(describeBodyError(error, OBTAIN_BODY_LIMIT));
+      const refusal = bodyRefusal(error, OBTAIN_BODY_LIMIT);
+      throw specRefusal(refusal.code, refusal.message);
     }
     send(ctx, await service.obtain(fromBody(body)));
   });

@@ -7,9 +7,9 @@ import type { NodeContext } from '../../http/context.js';
 import type { Authenticator } from '../../http/auth.js';
 import type { Account } from '../../storage/account-repository.js';
 import type { ServiceDescription } from '../../domain/service-descriptions.js';
-import { readJsonBody, describeBodyError, isUnsupportedType } from '../../http/json-body.js';
+import { readJsonBody, bodyRefusal, isUnsupportedType } from '../../http/json-body.js';
+import { specRefusal } from '../../errors/app-error.js';
 import { numberSetting, requiresBasicAuth, type ServiceSettings } from '../service-settings.js';
-import { PublishRefused } from './publish.service.js';
 
 export interface PublishRequest { description: ServiceDescription; account: Account | undefined; body: unknown; docLimit: number | undefined }
 
@@ -33,7 +33,8 @@ export async function readPublishRequest(ctx: NodeContext, settings: ServiceSett
     body = await readJsonBody(ctx, limit);
   } catch (error) {
     if (isUnsupportedType(error)) throw error;
-    throw new PublishRefused(describeBodyError(error, limit, 'service_data.msg_size_limit'));
+    const refusal = bodyRefusal(error, limit, 'service_data.msg_size_limit');
+    throw specRefusal(refusal.code, refusal.message);
   }
   return { description, account, body, docLimit: numberSetting(description.service_data, 'doc_limit') };
 }

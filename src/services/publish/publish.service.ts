@@ -15,17 +15,17 @@ import { keyIdsOfArmored } from '../../domain/replacement.js';
 import { OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import { signEnvelope } from '../../domain/signature/lr-pgp.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
 
-/** A global failure: `{"OK": false, "error": ...}` with HTTP 500 (spec "Publish", status codes). */
+/** A global failure: `{"OK": false, "error": ...}` with the spec's HTTP 500 (spec "Publish", status codes; SPEC_ERROR_STATUS). */
 export class PublishRefused extends AppError {
   constructor(message: string) {
-    super(500, 'bad_request', message, true);
+    super(SPEC_ERROR_STATUS, 'invalid_request', message, true);
   }
 }
 
@@ -98,7 +98,7 @@ export class PublishService {
       throw new PublishRefused(`too many documents: ${documents.length}, the limit is ${docLimit} (service_data.doc_limit)`);
     }
     const [node, filter, keys] = await (options.nodeDocuments ?? this.readNodeDocuments());
-    if (!node || !keys) throw new AppError(503, 'store_unavailable', 'the node is not bootstrapped');
+    if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
     const policy = node.node_policy as NodePolicy;
     const context: CheckContext = {
       policy, filter: filter as FilterDescription | undefined, accountSubmitter: account?.submitter,

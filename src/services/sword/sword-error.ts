@@ -1,19 +1,38 @@
 /**
  * A refusal of the SWORD service, rendered by its routes as a `sword:error` document (SWORD 1.3
- * profile section 2.3), never through the JSON error exit. Any other error is mapped onto the
- * profile's URIs by status; server-side failures get a node URI, since the profile has none.
+ * profile section 2.3), never through the JSON error exit. It is an AppError like every error of
+ * the node (status, expose, protocol-neutral code); an AppError of another layer is mapped onto
+ * the profile's URIs by its code. Server-side failures get a node URI, since the profile has none.
  */
 import { SWORD_ERRORS, type SwordErrorName } from '../../protocol/sword/namespaces.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError, type ErrorCode } from '../../errors/app-error.js';
 
-export class SwordError extends Error {
-  readonly status: number;
+/** The protocol-neutral code of each of the profile's errors. */
+const CODE_OF: Record<SwordErrorName, ErrorCode> = {
+  ErrorContent: 'unsupported_media_type',
+  ErrorChecksumMismatch: 'invalid_request',
+  ErrorBadRequest: 'invalid_request',
+  TargetOwnerUnknown: 'unauthorized',
+  MediationNotAllowed: 'forbidden',
+  MaxUploadSizeExceeded: 'payload_too_large',
+};
+
+/** The profile's error for a client error of another layer; any other client error is ErrorBadRequest. */
+const NAME_OF: Partial<Record<ErrorCode, SwordErrorName>> = {
+  unauthorized: 'TargetOwnerUnknown',
+  payload_too_large: 'MaxUploadSizeExceeded',
+  unsupported_media_type: 'ErrorContent',
+};
+
+/** Codes of errors that are the client's, whatever status another protocol gives them (SPEC_ERROR_STATUS). */
+const CLIENT_CODES: readonly ErrorCode[] = ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict', 'payload_too_large', 'unsupported_media_type'];
+
+export class SwordError extends AppError {
   readonly uri: string;
 
   constructor(name: SwordErrorName, message: string) {
-    super(message);
+    super(SWORD_ERRORS[name].status, CODE_OF[name], message, true);
     this.name = 'SwordError';
-    this.status = SWORD_ERRORS[name].status;
     this.uri = SWORD_ERRORS[name].uri;
   }
 }
@@ -21,10 +40,8 @@ export class SwordError extends Error {
 /** Status, error URI and summary for any error; `expose` false means log it and say little. */
 export function describeSwordError(error: unknown): { status: number; uri: string; summary: string; expose: boolean } {
   if (error instanceof SwordError) return { status: error.status, uri: error.uri, summary: error.message, expose: true };
-  if (error instanceof AppError && error.status < 500) {
-    const name: SwordErrorName = error.status === 401 ? 'TargetOwnerUnknown'
-      : error.status === 413 ? 'MaxUploadSizeExceeded'
-        : error.status === 415 ? 'ErrorContent' : 'ErrorBadRequest';
+  if (error instanceof AppError && CLIENT_CODES.includes(error.code)) {
+    const name = NAME_OF[error.code] ?? 'ErrorBadRequest';
     return { status: SWORD_ERRORS[name].status, uri: SWORD_ERRORS[name].uri, summary: error.message, expose: true };
   }
   const status = error instanceof AppError ? error.status : 500;

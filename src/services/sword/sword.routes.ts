@@ -7,10 +7,10 @@ import type { NodeContext, NodeState } from '../../http/context.js';
 import { MEDIA } from '../../protocol/sword/namespaces.js';
 import { serviceDocument } from '../../protocol/sword/service-document.js';
 import { depositReceipt } from '../../protocol/sword/deposit-receipt.js';
-import { errorDocument } from '../../protocol/sword/error-document.js';
+import { errorDocument, type ErrorData } from '../../protocol/sword/error-document.js';
 import { parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } from './deposit-request.js';
 import { describeSwordError } from './sword-error.js';
-import { AppError } from '../../errors/app-error.js';
+import { retryAfterOf } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
 
 const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
@@ -19,25 +19,30 @@ async function swordExit(ctx: NodeContext, service: SwordService, run: () => Pro
   try {
     await run();
   } catch (error) {
-    const described = describeSwordError(error);
-    if (!described.expose) ctx.state.log?.error({ err: error }, 'SWORD request failed');
-    ctx.status = described.status;
-    ctx.type = MEDIA.error;
-    if (described.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
-    if (described.status === 503) ctx.set('Retry-After', String(error instanceof AppError && error.retryAfter !== undefined ? error.retryAfter : 5));
-    // A refused upload is not read to its end: close the connection after answering.
-    if (described.status === 413) ctx.set('Connection', 'close');
-    const verbose = ctx.get('x-verbose').trim().toLowerCase() === 'true';
-    const userAgent = ctx.get('user-agent').slice(0, 200);
-    ctx.body = errorDocument({
-      uri: described.uri,
-      summary: described.summary,
-      updated: new Date().toISOString(),
-      generator: service.generator,
-      ...(userAgent ? { userAgent } : {}),
-      ...(verbose ? { verboseDescription: `Refused with HTTP ${described.status}: ${described.summary}. Nothing was stored.` } : {}),
-    });
+    sendSwordError(ctx, error, service.generator);
   }
+}
+
+/** The SWORD error exit: any error as a `sword:error` document with its status and headers. */
+export function sendSwordError(ctx: NodeContext, error: unknown, generator: ErrorData['generator']): void {
+  const described = describeSwordError(error);
+  if (!described.expose) ctx.state.log?.error({ err: error }, 'SWORD request failed');
+  ctx.status = described.status;
+  ctx.type = MEDIA.error;
+  if (described.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
+  if (described.status === 503) ctx.set('Retry-After', String(retryAfterOf(error)));
+  // A refused upload is not read to its end: close the connection after answering.
+  if (described.status === 413) ctx.set('Connection', 'close');
+  const verbose = ctx.get('x-verbose').trim().toLowerCase() === 'true';
+  const userAgent = ctx.get('user-agent').slice(0, 200);
+  ctx.body = errorDocument({
+    uri: described.uri,
+    summary: described.summary,
+    updated: new Date().toISOString(),
+    generator,
+    ...(userAgent ? { userAgent } : {}),
+    ...(verbose ? { verboseDescription: `Refused with HTTP ${described.status}: ${described.summary}. Nothing was stored.` } : {}),
+  });
 }
 
 export function swordRoutes(service: SwordService): Router<NodeState> {

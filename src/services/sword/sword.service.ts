@@ -36,6 +36,11 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 export const SWORD_VERSION = SERVICE_CATALOGUE.find((entry) => entry.key === 'sword')?.service_version ?? '0.10.0';
 
+/** The `atom:generator` of receipts and error documents (also while the node is starting). */
+export function swordGenerator(publicUrl: string): ReceiptData['generator'] {
+  return { uri: `${publicUrl}/swordservice`, version: SWORD_VERSION, name: 'Learning Registry node' };
+}
+
 export class SwordService {
   constructor(
     private readonly auth: Authenticator,
@@ -48,7 +53,7 @@ export class SwordService {
   ) {}
 
   get generator(): ReceiptData['generator'] {
-    return { uri: `${this.publicUrl}/swordservice`, version: SWORD_VERSION, name: 'Learning Registry node' };
+    return swordGenerator(this.publicUrl);
   }
 
   /** 401 TargetOwnerUnknown (with WWW-Authenticate, added by the routes) without valid credentials. */

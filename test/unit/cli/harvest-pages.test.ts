@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { oaiPage, pageUrl } from '../../../src/cli/harvest-pages.js';
 import { retryAfterMs } from '../../../src/cli/http-client.js';
-import { CliError, EXIT } from '../../../src/cli/errors.js';
+import { CliError } from '../../../src/cli/errors.js';
+import { EXIT } from '../../../src/errors/exit-codes.js';
 
 const page = (body: string): string => `<?xml version="1.0"?><oai:OAI-PMH xmlns:oai="http://www.openarchives.org/OAI/2.0/"><oai:responseDate>2026-01-01T00:00:00Z</oai:responseDate><oai:request verb="ListRecords">http://x/oai</oai:request>${body}</oai:OAI-PMH>`;
 

@@ -1,7 +1,6 @@
 // Every connection in this file goes to 127.0.0.1 only. Other addresses appear solely as
 // values that must be refused before any connection, and host names are resolved by an
 // injected resolver (the system resolver is never asked; see the dns.lookup guard).
-import { spawnSync } from 'node:child_process';
 import dns from 'node:dns';
 import fs from 'node:fs';
 import * as http from 'node:http';
@@ -20,6 +19,7 @@ import {
   type SafeFetchResult,
   type SafeFetcherOptions,
 } from '../../../src/net/safe-fetch.js';
+import { runProgram } from '../../support/programs.js';
 
 const LOOPBACK = '127.0.0.1';
 
@@ -422,7 +422,7 @@ describe('safe fetch', () => {
     const servernames: string[] = [];
     before(async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-fetch-tls-'));
-      const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`,
+      const made = runProgram('openssl', 'openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`,
         '-days', '1', '-subj', '/CN=files.test', '-addext', 'subjectAltName=DNS:files.test']);
       if (made.status !== 0) throw new Error(`openssl is needed for this test: ${String(made.error ?? made.stderr)}`);
       tls = https.createServer({

@@ -10,7 +10,6 @@ import { addValues, isDcElement, type DcElement, type DcRecord } from './oai-dc.
 const DC_NS = 'http://purl.org/dc/elements/1.1/';
 const DCTERMS_NS = 'http://purl.org/dc/terms/';
 export const LOM_NS = 'http://ltsc.ieee.org/xsd/LOM';
-export const NSDL_DC_NS = 'http://ns.nsdl.org/nsdl_dc_v1.02/';
 
 /** dcterms refinements and the DC element each refines (DCMI Metadata Terms). */
 const REFINES: Record<string, DcElement> = {

@@ -1,0 +1,38 @@
+/**
+ * The one table of process exit codes: the node (src/main.ts, `lr-node start`), the lr-node
+ * commands (src/cli) and the scripts (scripts/*.ts) exit with these, so a supervisor or a script
+ * can tell a bad setting from a store or node it cannot reach, a port in use and a refusal.
+ * README "Exit codes" lists them.
+ */
+import { AppError } from './app-error.js';
+
+export const EXIT = {
+  ok: 0,
+  /**
+   * A failure the message names: the node cannot start with its configuration (a setting or
+   * CONFIG, credentials CouchDB refuses, a CouchDB version it cannot use), or a command's local
+   * failure (a weak password, a signature that does not verify, an unreadable file).
+   */
+  failure: 1,
+  /** Bad command-line arguments or options (commander's own usage errors exit with this too). */
+  usage: 2,
+  /** The store (at start) or the node (lr-node commands) could not be reached, or kept failing after the retries. */
+  unreachable: 3,
+  /** The node answered and refused: authentication, a global publish error, rejected documents, an OAI-PMH error. */
+  refused: 4,
+  /** The node's port (PORT, MONITORING_PORT) is in use by another process. */
+  portInUse: 5,
+  /** Stopped by SIGINT after saving what was done: the same command resumes. */
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The exit code of an error that ends a process; an error that carries its own (`exitCode`) keeps it. */
+export function exitCodeOf(error: unknown): ExitCode {
+  const own = (error as { exitCode?: unknown } | undefined)?.exitCode;
+  if (typeof own === 'number' && (Object.values(EXIT) as number[]).includes(own)) return own as ExitCode;
+  if ((error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') return EXIT.portInUse;
+  if (error instanceof AppError && error.status === 503) return EXIT.unreachable;
+  return EXIT.failure;
+}

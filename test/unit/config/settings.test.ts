@@ -1,0 +1,72 @@
+/** The process settings from the environment (src/config/settings.ts) and the CONFIG file schema (node-config.ts), without a node. */
+import { expect } from 'chai';
+import { ConfigError, loadSettings, onLoopback } from '../../../src/config/settings.js';
+import { validateNodeConfig } from '../../../src/config/node-config.js';
+
+const failure = (run: () => unknown): ConfigError => {
+  try { run(); } catch (error) { if (error instanceof ConfigError) return error; throw error; }
+  throw new Error('no ConfigError');
+};
+
+describe('settings from the environment', () => {
+  it('an empty environment gives the README\'s defaults', () => {
+    expect(loadSettings({})).to.include({ port: 8080, host: '127.0.0.1', dataDir: './data', dbPrefix: '', logLevel: 'info', embeddedPort: 0, viewWaitMs: 20000 });
+    expect(loadSettings({})).to.include({ couchdbUrl: undefined, publicUrl: undefined, monitoringPort: undefined, oidcIssuer: undefined });
+  });
+
+  it('an empty value is unset, not an error', () => {
+    expect(loadSettings({ PORT: '', COUCHDB_URL: '' })).to.include({ port: 8080, couchdbUrl: undefined });
+  });
+
+  it('parses numbers and keeps text as given', () => {
+    expect(loadSettings({ PORT: '0', MONITORING_PORT: '9100', VIEW_WAIT_MS: '100', DB_PREFIX: 'wt_a1_', HOST: '0.0.0.0' }))
+      .to.include({ port: 0, monitoringPort: 9100, viewWaitMs: 100, dbPrefix: 'wt_a1_', host: '0.0.0.0' });
+  });
+
+  const refused: [Record<string, string>, string, RegExp][] = [
+    [{ PORT: 'abc' }, 'PORT', /must be a port number 0-65535, got "abc"/],
+    [{ PORT: '65536' }, 'PORT', /port number/],
+    [{ EMBEDDED_COUCH_PORT: '-1' }, 'EMBEDDED_COUCH_PORT', /port number/],
+    [{ COUCHDB_URL: 'not a url' }, 'COUCHDB_URL', /./],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /must be one of fatal, error/],
+    [{ DB_PREFIX: 'Upper_' }, 'DB_PREFIX', /lower-case letter/],
+    [{ VIEW_WAIT_MS: '99' }, 'VIEW_WAIT_MS', /at least 100/],
+    [{ OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /must use https/],
+    [{ OIDC_ISSUER: 'https://id.example.org/?q=1', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /query or fragment/],
+    [{ OIDC_ISSUER: 'https://id.example.org' }, 'OIDC_CLIENT_ID', /must be set with OIDC_ISSUER/],
+  ];
+  for (const [env, setting, message] of refused) {
+    it(`${JSON.stringify(env)} is refused naming ${setting}`, () => {
+      const error = failure(() => loadSettings(env));
+      expect(error.message).to.match(new RegExp(`^configuration error: ${setting}: `)).and.match(message);
+    });
+  }
+
+  it('plain http is allowed for an issuer on loopback only', () => {
+    expect(loadSettings({ OIDC_ISSUER: 'http://127.0.0.1:9000/', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }).oidcIssuer).to.equal('http://127.0.0.1:9000/');
+    expect(onLoopback(new URL('http://localhost/'))).to.equal(true);
+    expect(onLoopback(new URL('http://[::1]:8/'))).to.equal(true);
+    expect(onLoopback(new URL('http://127.5.6.7/'))).to.equal(true);
+    expect(onLoopback(new URL('http://10.0.0.1/'))).to.equal(false);
+  });
+});
+
+describe('the CONFIG file schema', () => {
+  it('fills every default (a public node of the open public community)', () => {
+    const config = validateNodeConfig({}, 'CONFIG');
+    expect(config.policy).to.include({ deleted_data_policy: 'transient', accept_anonymous: true, accept_unsigned: true, verify_signatures: false, max_document_size: 1024 * 1024 });
+    expect(config.services.publish.service_data).to.include({ doc_limit: 1000, msg_size_limit: 10 * 1024 * 1024 });
+  });
+
+  it('does not change the object it is given', () => {
+    const input = { node: { node_name: 'mine' } };
+    validateNodeConfig(input, 'CONFIG');
+    expect(input).to.deep.equal({ node: { node_name: 'mine' } });
+  });
+
+  it('names the path of a wrong value and of an unknown key', () => {
+    expect(failure(() => validateNodeConfig({ policy: { deleted_data_policy: 'maybe' } }, 'CONFIG x.json ')).message)
+      .to.contain('/policy/deleted_data_policy').and.contain('must be equal to one of the allowed values');
+    expect(failure(() => validateNodeConfig({ node: { nmae: 'typo' } }, 'CONFIG')).message).to.contain('/node').and.contain('must NOT have additional properties');
+  });
+});

@@ -1,0 +1,66 @@
+/** Node timestamps (src/domain/timestamps.ts) and resumption tokens (src/domain/resumption-token.ts), without a node. */
+import { expect } from 'chai';
+import { dayDatestamp, nodeTimestamp, secondsDatestamp } from '../../../src/domain/timestamps.js';
+import { TOKEN_LIFETIME_MS, TokenCodec, peekPayload, requestFingerprint } from '../../../src/domain/resumption-token.js';
+import { passwordWeakness } from '../../../src/domain/password.js';
+
+describe('node timestamps', () => {
+  it('are UTC with six fractional digits, one fixed width so view keys sort in time order', () => {
+    expect(nodeTimestamp(new Date('2011-11-02T09:24:54.449Z'))).to.equal('2011-11-02T09:24:54.449000Z');
+    expect(nodeTimestamp(new Date('2011-11-02T09:24:54Z'))).to.equal('2011-11-02T09:24:54.000000Z');
+    const times = ['2024-01-01T00:00:00.001Z', '2024-01-01T00:00:00.010Z', '2024-01-01T00:00:00.100Z', '2024-01-01T00:00:01.000Z'].map((t) => nodeTimestamp(new Date(t)));
+    expect([...times].sort()).to.deep.equal(times);
+  });
+
+  it('harvest datestamps: seconds (no fraction) and days', () => {
+    expect(secondsDatestamp('2011-11-02T09:24:54.449163Z')).to.equal('2011-11-02T09:24:54Z');
+    expect(dayDatestamp('2011-11-02T09:24:54.449163Z')).to.equal('2011-11-02');
+  });
+});
+
+describe('resumption tokens', () => {
+  const SECRET = '00112233445566778899aabbccddeeff';
+  let now = 1_700_000_000_000;
+  const codec = new TokenCodec(SECRET, () => now);
+  const q = requestFingerprint({ from: '2024-01-01' });
+  const token = codec.encode({ s: 'obtain:all', q, k: ['2024-01-02', 'doc-9'], n: 10 });
+
+  it('round-trip the keyset cursor for the same service and arguments', () => {
+    const check = codec.decode(token, 'obtain:all', q);
+    expect(check.ok).to.equal(true);
+    if (check.ok) expect(check.payload).to.include({ s: 'obtain:all', q, n: 10, t: now }).and.have.deep.property('k', ['2024-01-02', 'doc-9']);
+    expect(peekPayload(token)).to.deep.include({ k: ['2024-01-02', 'doc-9'] });
+  });
+
+  it('refuse another service, other arguments, another secret and a modified token, each with its reason', () => {
+    expect(codec.decode(token, 'slice', q)).to.deep.equal({ ok: false, reason: 'the resumption token belongs to another request' });
+    expect(codec.decode(token, 'obtain:all', requestFingerprint({ from: '2024-01-02' }))).to.deep.equal({ ok: false, reason: 'the resumption token was issued for other request arguments' });
+    expect(new TokenCodec('ff'.repeat(16)).decode(token, 'obtain:all', q)).to.deep.include({ ok: false });
+    const [body, mac] = token.split('.') as [string, string];
+    const forged = Buffer.from(JSON.stringify({ ...peekPayload(token), n: 0 })).toString('base64url');
+    expect(codec.decode(`${forged}.${mac}`, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token is not one this node issued (or was modified)' });
+    for (const bad of [undefined, 42, '', body, `${token}.x`, 'x'.repeat(5000)]) expect(codec.decode(bad, 'obtain:all', q).ok, String(bad).slice(0, 20)).to.equal(false);
+  });
+
+  it('expire after 48 hours', () => {
+    const issued = now;
+    now = issued + TOKEN_LIFETIME_MS;
+    expect(codec.decode(token, 'obtain:all', q).ok).to.equal(true);
+    now = issued + TOKEN_LIFETIME_MS + 1;
+    expect(codec.decode(token, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token has expired' });
+    now = issued;
+  });
+
+  it('need a secret of at least 16 bytes', () => {
+    expect(() => new TokenCodec('00ff')).to.throw(/too short/);
+  });
+});
+
+describe('publishing password strength', () => {
+  it('refuses short, repetitive and name-bearing passwords, with the reason', () => {
+    expect(passwordWeakness('short', 'alice')).to.match(/at least 10 characters/);
+    expect(passwordWeakness('abababababab', 'alice')).to.match(/at least 4 different characters/);
+    expect(passwordWeakness('my-ALICE-password', 'alice')).to.match(/must not contain the account name/);
+    expect(passwordWeakness('correct horse battery', 'alice')).to.equal(undefined);
+  });
+});
