@@ -152,7 +152,8 @@ function readSignatureBlock(doc: unknown): { block: DigitalSignature } | { error
   return { block };
 }
 
-async function readPublicKeys(armored: readonly string[]): Promise<openpgp.PublicKey[]> {
+/** The readable keys among armored key blocks (private keys as their public part). */
+export async function readPublicKeys(armored: readonly string[]): Promise<openpgp.PublicKey[]> {
   const keys: openpgp.PublicKey[] = [];
   for (const text of armored) {
     try {
@@ -185,6 +186,19 @@ export async function verifyEnvelopeSignature(
   publicKeysArmored: readonly string[],
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  return verifyEnvelopeSignatureWith(doc, () => readPublicKeys(publicKeysArmored), options);
+}
+
+/**
+ * {@link verifyEnvelopeSignature} with keys already read (a verifier that keeps parsed keys, e.g.
+ * the signature workers, parses each distinct key once). `keys` is only called once the
+ * signature block and the canonical hash have been checked.
+ */
+export async function verifyEnvelopeSignatureWith(
+  doc: unknown,
+  readKeys: () => Promise<openpgp.PublicKey[]>,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
   const read = readSignatureBlock(doc);
   if ('error' in read) return read.error;
   const { block } = read;
@@ -211,7 +225,7 @@ export async function verifyEnvelopeSignature(
     return fail('hash-mismatch', 'the signed hash does not match the canonical hash of the document');
   }
 
-  const keys = await readPublicKeys(publicKeysArmored);
+  const keys = await readKeys();
   if (keys.length === 0) return fail('no-usable-key', 'no readable public key was supplied');
 
   const config: openpgp.PartialConfig = {};
@@ -276,10 +290,25 @@ export async function signEnvelope<T extends Record<string, unknown>>(
   options: SignEnvelopeOptions = {},
 ): Promise<Omit<T, 'digital_signature'> & { digital_signature: DigitalSignature }> {
   if (!isRecord(doc)) throw new SignatureError('document is not a JSON object');
+  checkKeyLocations(keyLocations);
+  return signEnvelopeWith(doc, await readSigningKey(privateKeyArmored, passphrase), keyLocations, options);
+}
+
+/** A private key read and decrypted once, for signing many envelopes. */
+export interface SigningKey {
+  key: openpgp.PrivateKey;
+  /** The key's primary user id: the default `key_owner`. */
+  owner: string | undefined;
+}
+
+function checkKeyLocations(keyLocations: readonly string[]): void {
   if (keyLocations.length === 0 || !keyLocations.every((l) => typeof l === 'string' && l.length > 0)) {
     throw new SignatureError('keyLocations must be a non-empty array of URLs');
   }
+}
 
+/** Reads (and, with the passphrase, decrypts) an armored private key for {@link signEnvelopeWith}. */
+export async function readSigningKey(privateKeyArmored: string, passphrase: string | undefined): Promise<SigningKey> {
   let privateKey: openpgp.PrivateKey;
   try {
     privateKey = await openpgp.readPrivateKey({ armoredKey: privateKeyArmored });
@@ -294,14 +323,25 @@ export async function signEnvelope<T extends Record<string, unknown>>(
       throw new SignatureError(`cannot decrypt private key: ${errorMessage(err)}`);
     }
   }
+  return { key: privateKey, owner: await primaryUserId(privateKey) };
+}
 
+/** {@link signEnvelope} with a key read once by {@link readSigningKey}. */
+export async function signEnvelopeWith<T extends Record<string, unknown>>(
+  doc: T,
+  signingKey: SigningKey,
+  keyLocations: readonly string[],
+  options: SignEnvelopeOptions = {},
+): Promise<Omit<T, 'digital_signature'> & { digital_signature: DigitalSignature }> {
+  if (!isRecord(doc)) throw new SignatureError('document is not a JSON object');
+  checkKeyLocations(keyLocations);
   const rest: Record<string, unknown> = { ...doc };
   delete rest.digital_signature;
   const hash = canonicalHash(rest, options.numberMode ?? NUMBER_MODE_NULL);
   const message = await openpgp.createCleartextMessage({ text: hash });
   const signature = await openpgp.sign({
     message,
-    signingKeys: privateKey,
+    signingKeys: signingKey.key,
     ...(options.date ? { date: options.date } : {}),
   });
 
@@ -310,7 +350,7 @@ export async function signEnvelope<T extends Record<string, unknown>>(
     key_location: [...keyLocations],
     signing_method: LR_PGP_SIGNING_METHOD,
   };
-  const owner = options.keyOwner ?? (await primaryUserId(privateKey));
+  const owner = options.keyOwner ?? signingKey.owner;
   if (owner) block.key_owner = owner;
   return { ...(rest as Omit<T, 'digital_signature'>), digital_signature: block };
 }
