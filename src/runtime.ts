@@ -126,6 +126,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
         });
         await deps.distribution.follower.stop();
         await deps.distribution.service.idle();
+        await deps.signatures.close();
         await embedded?.stop();
         logger.info('node stopped');
       })();

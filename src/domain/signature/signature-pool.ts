@@ -2,19 +2,26 @@
  * Proxy signing and signature verification off the event loop (issue 19): a pool of worker
  * threads, one per core (os.availableParallelism()), each running signature-jobs.ts with its own
  * key caches. A job goes to the worker with the fewest jobs in flight. Workers start on first use,
- * hold the process open only while they have work, and a worker that dies fails its own jobs only
- * (the next job starts a new one). Size 0 runs the jobs on the calling thread (same results).
+ * hold the process open only while they have work, end after a while without work, and a worker
+ * that dies fails its own jobs only (the next job starts a new one). Size 0 runs the jobs on the calling thread (same results).
  *
  * The worker is signature-worker.js beside this module in a build (dist/), and the .ts source under
  * tsx (tests, `npm run dev`, benchmarks).
  */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { SignatureError, type VerifyOptions, type VerifyResult } from './lr-pgp.js';
 import { SignatureJobs, type SignatureJob, type SignOutcome } from './signature-jobs.js';
 
 interface Pending { resolve(value: unknown): void; reject(error: Error): void }
-interface PoolWorker { worker: Worker; pending: Map<number, Pending> }
+interface PoolWorker { worker: Worker; pending: Map<number, Pending>; idle?: NodeJS.Timeout }
+
+/** A worker without work for this long ends (its memory and key caches with it); the next job starts one. */
+const IDLE_MS = 30_000;
 type Reply = { id: number; result: unknown } | { id: number; error: { name: string; message: string } };
 
 /**
@@ -24,9 +31,14 @@ type Reply = { id: number; result: unknown } | { id: number; error: { name: stri
  */
 function startWorker(): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./signature-worker.js', import.meta.url));
-  const tsx = import.meta.resolve('tsx/esm/api');
+  // tsx's ESM API as an `import` resolves it (its CommonJS build registers a wrong path when
+  // imported); read from tsx's exports, as this module may itself run as CommonJS under tsx
+  // (mocha), where import.meta.resolve is missing.
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const api = pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api']?.import.default ?? '')).href;
   const entry = new URL('./signature-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+  return new Worker(`import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
 }
 
 export class SignaturePool {
@@ -61,7 +73,7 @@ export class SignaturePool {
     const entry = this.pick();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      if (entry.pending.size === 0) entry.worker.ref();
+      if (entry.pending.size === 0) { entry.worker.ref(); clearTimeout(entry.idle); }
       entry.pending.set(id, { resolve, reject });
       entry.worker.postMessage({ id, job });
     });
@@ -82,7 +94,10 @@ export class SignaturePool {
       const pending = entry.pending.get(reply.id);
       if (!pending) return;
       entry.pending.delete(reply.id);
-      if (entry.pending.size === 0) worker.unref();
+      if (entry.pending.size === 0) {
+        worker.unref();
+        entry.idle = setTimeout(() => void worker.terminate(), IDLE_MS).unref();
+      }
       if ('error' in reply) {
         const error = reply.error.name === 'SignatureError' ? new SignatureError(reply.error.message) : new Error(reply.error.message);
         pending.reject(error);
@@ -91,6 +106,7 @@ export class SignaturePool {
       }
     });
     const fail = (error: Error): void => {
+      clearTimeout(entry.idle);
       const index = this.workers.indexOf(entry);
       if (index !== -1) this.workers.splice(index, 1);
       for (const pending of entry.pending.values()) pending.reject(error);
