@@ -6,6 +6,7 @@
 #   oai_pmh (libhttp-oai-perl)     HTTP::OAI, an independent OAI-PMH harvester
 #   Atompub::Client (libatompub-perl)  an independent SWORD 1.3 / AtomPub client
 #   chromium                       the browser tests (/auth sign-in), driven by playwright-core
+#   gpg                            GnuPG, an independent OpenPGP verifier of the node's signatures
 # Without root (or password-less sudo) it names what is missing and stops, so the tests that need
 # those programs never run half-equipped.
 set -euo pipefail
@@ -15,6 +16,7 @@ command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v oai_pmh >/dev/null 2>&1 || need+=(libhttp-oai-perl)
 perl -MAtompub::Client -MXML::Atom::Client -e1 >/dev/null 2>&1 || need+=(libatompub-perl)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+command -v gpg >/dev/null 2>&1 || need+=(gpg)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -57,12 +57,14 @@ describe('proxy signing and verification in the signature workers (issue 19)', f
     const published = await postJson(`${node.url}/publish`, { documents: docs }, SIGNER);
     expect(results(published.body).map((r) => r.OK)).to.deep.equal(docs.map(() => true));
     const publicKey = await (await fetch(`${node.url}/pubkey`)).text();
+    const fingerprint = (await node.deps.nodes.nodeKeys())?.fingerprint.toLowerCase();
+    expect(fingerprint).to.match(/^[0-9a-f]{40}$/);
     for (const [i, id] of [0, 7, 19].map((n) => [n, `proxy-signed-${n}`] as const)) {
       const doc = await stored(id);
       const block = doc.digital_signature as { signature: string; key_location: string[]; signing_method: string };
       expect(block.key_location, id).to.deep.equal([`${node.publicUrl}/pubkey`]);
       expect(block.signing_method).to.equal('LR-PGP.1.0');
-      expect(await verifyEnvelopeSignature(doc, [publicKey]), id).to.include({ ok: true, fingerprint: node.bootstrap.keys.fingerprint.toLowerCase() });
+      expect(await verifyEnvelopeSignature(doc, [publicKey]), id).to.include({ ok: true, fingerprint });
       const gpg = await gpgVerify(publicKey, block.signature);
       expect(gpg.ok, gpg.status).to.equal(true);
       expect(gpg.text, `document ${i}`).to.equal(canonicalHash(doc));
