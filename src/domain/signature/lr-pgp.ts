@@ -371,18 +371,27 @@ export interface NodeKeyPair {
   fingerprint: string;
 }
 
+/**
+ * `'ed25519'`: v4 EdDSA (legacy Ed25519) + ECDH cv25519, readable by GnuPG >= 2.1 and openpgp.js,
+ * the node's key type; `'rsa'`: RSA (default 3072 bits) for old GnuPG 1.4 peers, slow to
+ * generate and to sign with (figures: bench/signatures.ts). `'ecc'` is the old name of `'ed25519'`.
+ */
+export type NodeKeyType = 'ed25519' | 'ecc' | 'rsa';
+
 export interface GenerateNodeKeyPairOptions {
   /** Encrypt the private key with this passphrase (default: unencrypted). */
   passphrase?: string;
-  /**
-   * `'ecc'` (default): v4 EdDSA(legacy Ed25519) + ECDH cv25519, readable by GnuPG >= 2.1 and
-   * openpgp.js; `'rsa'`: RSA (default 3072 bits) for old GnuPG 1.4 peers, slow to generate.
-   */
-  type?: 'ecc' | 'rsa';
+  /** Default `'ed25519'`. */
+  type?: NodeKeyType;
   rsaBits?: number;
+  /** The user id's comment, e.g. `node <node_id>` for a node key. */
+  comment?: string;
 }
 
-/** Generate the node's signing key pair (armored). */
+/**
+ * The one key-pair generator (node keys, CLI signing keys, tests and benchmarks): armored keys
+ * with one user id `name (comment) <email>` (empty parts left out).
+ */
 export async function generateNodeKeyPair(
   name: string,
   email: string,
@@ -392,7 +401,7 @@ export async function generateNodeKeyPair(
     throw new SignatureError('a key needs a name or an email');
   }
   const common = {
-    userIDs: [{ name, email }],
+    userIDs: [{ name, email, ...(options.comment ? { comment: options.comment } : {}) }],
     ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
     format: 'armored' as const,
   };
