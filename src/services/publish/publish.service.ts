@@ -12,7 +12,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
-import { OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
+import { NODE_PRIVATE_FIELDS, OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError } from '../../errors/app-error.js';
@@ -221,7 +221,7 @@ export class PublishService {
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
   private asSubmitted(submitted: Record<string, unknown>, account: Account | undefined): Envelope {
     // A node-private field is the node's to set, never the publisher's (src/domain/ownership.ts).
-    const raw = withoutPrivateFields(submitted);
+    const raw = NODE_PRIVATE_FIELDS.some((key) => Object.hasOwn(submitted, key)) ? withoutPrivateFields(submitted) : submitted; // no copy when there is nothing to drop
     const identity = isRecord(raw.identity) ? { ...raw.identity } : undefined;
     if (account && identity && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
       identity.submitter = account.submitter;
