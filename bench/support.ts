@@ -203,7 +203,10 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   // An empty COUCHDB_URL is unset (the embedded store), whatever the caller's shell exports.
   const store = couchdb ? { COUCHDB_URL: couchdb.url, COUCHDB_USER: '', COUCHDB_PASSWORD: '', DB_PREFIX: prefix } : { COUCHDB_URL: '', DB_PREFIX: '' };
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+  // BENCH_NODE_FLAGS: extra Node flags for the node process only, e.g. `--cpu-prof --cpu-prof-dir=DIR`
+  // (profiling flags are refused in NODE_OPTIONS, and would profile every process anyway).
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag.length > 0);
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -7,6 +7,7 @@
 #   Atompub::Client (libatompub-perl)  an independent SWORD 1.3 / AtomPub client
 #   chromium                       the browser tests (/auth sign-in), driven by playwright-core
 #   script (bsdutils), openssl     the terminal test's pseudo-terminal; a self-signed certificate
+#   gpg                            GnuPG, an independent OpenPGP verifier of the node's signatures
 # test/support/programs.ts lists the same programs: a test that needs a missing one fails, never skips.
 # Without root (or password-less sudo) it names what is missing and stops, so the tests that need
 # those programs never run half-equipped.
@@ -19,6 +20,7 @@ perl -MAtompub::Client -MXML::Atom::Client -e1 >/dev/null 2>&1 || need+=(libatom
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v script >/dev/null 2>&1 || need+=(bsdutils)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v gpg >/dev/null 2>&1 || need+=(gpg)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -11,6 +11,7 @@ import { NodeInfoService } from './services/node-info/node-info.service.js';
 import { PublishService } from './services/publish/publish.service.js';
 import { DocumentChecks } from './services/publish/document-checks.js';
 import { KeyResolver } from './services/publish/key-resolver.js';
+import { SignaturePool } from './domain/signature/signature-pool.js';
 import { DeleteService } from './services/delete/delete.service.js';
 import { ObtainService } from './services/obtain/obtain.service.js';
 import { ObtainRepository } from './storage/obtain-repository.js';
@@ -55,6 +56,8 @@ export interface Deps {
   monitoring: Monitoring;
   /** The _changes feeds that keep the per-request documents in memory; stopped when the node closes. */
   followed: FollowedDocuments[];
+  /** Proxy signing and signature verification, off the event loop (closed with the node). */
+  signatures: SignaturePool;
 }
 
 export interface DepsInput {
@@ -82,13 +85,14 @@ export function buildDeps(input: DepsInput): Deps {
   const accounts = new AccountRepository(input.couch, input.names, followed.accounts);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger);
-  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys);
+  const signatures = new SignaturePool();
+  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys, signatures);
   const settings = new ServiceSettings(nodes);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
-  const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics);
+  const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics, signatures);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   return {
     logger: input.logger,
@@ -112,5 +116,6 @@ export function buildDeps(input: DepsInput): Deps {
     }),
     monitoring,
     followed: Object.values(followed),
+    signatures,
   };
 }

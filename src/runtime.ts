@@ -135,6 +135,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
         await warmer.stop();
         await Promise.all(deps.followed.map((feed) => feed.stop()));
         await deps.distribution.service.idle();
+        await deps.signatures.close();
         await embedded?.stop();
         logger.info('node stopped');
       })();

@@ -1,15 +1,10 @@
 /** The node's own OpenPGP key pair (used for proxy signing and served at /pubkey). */
-import * as openpgp from 'openpgp';
+import { generateNodeKeyPair } from './signature/lr-pgp.js';
 
 export interface GeneratedKeys { publicKey: string; privateKey: string; fingerprint: string }
 
+/** Made once, when the node is first bootstrapped: an Ed25519 key named after the node (see generateNodeKeyPair). */
 export async function generateNodeKeys(nodeName: string, nodeId: string): Promise<GeneratedKeys> {
-  const { publicKey, privateKey } = await openpgp.generateKey({
-    type: 'ecc',
-    curve: 'curve25519Legacy',
-    userIDs: [{ name: nodeName, comment: `node ${nodeId}` }],
-    format: 'armored',
-  });
-  const key = await openpgp.readKey({ armoredKey: publicKey });
-  return { publicKey, privateKey, fingerprint: key.getFingerprint().toUpperCase() };
+  const pair = await generateNodeKeyPair(nodeName, '', { comment: `node ${nodeId}` });
+  return { publicKey: pair.publicKeyArmored, privateKey: pair.privateKeyArmored, fingerprint: pair.fingerprint.toUpperCase() };
 }

@@ -134,6 +134,13 @@ export class NodeRepository {
     return doc ? (doc as unknown as { url: string; keys: string[]; fetched: string }) : undefined;
   }
 
+  /** Several key cache entries in one request (_all_docs with keys), by id; missing ones are absent. */
+  async cachedKeys(ids: string[]): Promise<Map<string, { url: string; keys: string[]; fetched: string }>> {
+    if (ids.length === 0) return new Map();
+    const result = await inStore('read key cache', () => this.node.fetch({ keys: ids }));
+    return new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc as unknown as { url: string; keys: string[]; fetched: string }] as const] : [])));
+  }
+
   /** Key cache entries are plain documents (doc_type key_cache), refreshed in place. */
   async cacheKey(id: string, entry: { url: string; keys: string[]; fetched: string }): Promise<void> {
     try {

@@ -22,6 +22,7 @@ export const PROGRAMS = {
   chromium: { path: '/usr/bin/chromium', debian: 'chromium' },
   script: { probe: { command: 'script', args: ['--version'] }, debian: 'bsdutils' },
   openssl: { probe: { command: 'openssl', args: ['version'] }, debian: 'openssl' },
+  gpg: { probe: { command: 'gpg', args: ['--version'] }, debian: 'gpg' },
 } satisfies Record<string, Program>;
 
 export type ProgramName = keyof typeof PROGRAMS;

@@ -24,6 +24,7 @@ import {
   NUMBER_MODES,
   type NumberMode,
 } from './canonical-hash.js';
+import { ed25519ClearSigner, type ClearSigner } from './ed25519-clearsign.js';
 
 export const LR_PGP_SIGNING_METHOD = 'LR-PGP.1.0';
 
@@ -152,7 +153,8 @@ function readSignatureBlock(doc: unknown): { block: DigitalSignature } | { error
   return { block };
 }
 
-async function readPublicKeys(armored: readonly string[]): Promise<openpgp.PublicKey[]> {
+/** The readable keys among armored key blocks (private keys as their public part). */
+export async function readPublicKeys(armored: readonly string[]): Promise<openpgp.PublicKey[]> {
   const keys: openpgp.PublicKey[] = [];
   for (const text of armored) {
     try {
@@ -185,6 +187,19 @@ export async function verifyEnvelopeSignature(
   publicKeysArmored: readonly string[],
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  return verifyEnvelopeSignatureWith(doc, () => readPublicKeys(publicKeysArmored), options);
+}
+
+/**
+ * {@link verifyEnvelopeSignature} with keys already read (a verifier that keeps parsed keys, e.g.
+ * the signature workers, parses each distinct key once). `keys` is only called once the
+ * signature block and the canonical hash have been checked.
+ */
+export async function verifyEnvelopeSignatureWith(
+  doc: unknown,
+  readKeys: () => Promise<openpgp.PublicKey[]>,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
   const read = readSignatureBlock(doc);
   if ('error' in read) return read.error;
   const { block } = read;
@@ -211,7 +226,7 @@ export async function verifyEnvelopeSignature(
     return fail('hash-mismatch', 'the signed hash does not match the canonical hash of the document');
   }
 
-  const keys = await readPublicKeys(publicKeysArmored);
+  const keys = await readKeys();
   if (keys.length === 0) return fail('no-usable-key', 'no readable public key was supplied');
 
   const config: openpgp.PartialConfig = {};
@@ -276,10 +291,27 @@ export async function signEnvelope<T extends Record<string, unknown>>(
   options: SignEnvelopeOptions = {},
 ): Promise<Omit<T, 'digital_signature'> & { digital_signature: DigitalSignature }> {
   if (!isRecord(doc)) throw new SignatureError('document is not a JSON object');
+  checkKeyLocations(keyLocations);
+  return signEnvelopeWith(doc, await readSigningKey(privateKeyArmored, passphrase), keyLocations, options);
+}
+
+/** A private key read and decrypted once, for signing many envelopes. */
+export interface SigningKey {
+  key: openpgp.PrivateKey;
+  /** The key's primary user id: the default `key_owner`. */
+  owner: string | undefined;
+  /** For an Ed25519 key: the same clear-signature made through node:crypto (ed25519-clearsign.ts). */
+  clearSign?: ClearSigner;
+}
+
+function checkKeyLocations(keyLocations: readonly string[]): void {
   if (keyLocations.length === 0 || !keyLocations.every((l) => typeof l === 'string' && l.length > 0)) {
     throw new SignatureError('keyLocations must be a non-empty array of URLs');
   }
+}
 
+/** Reads (and, with the passphrase, decrypts) an armored private key for {@link signEnvelopeWith}. */
+export async function readSigningKey(privateKeyArmored: string, passphrase: string | undefined): Promise<SigningKey> {
   let privateKey: openpgp.PrivateKey;
   try {
     privateKey = await openpgp.readPrivateKey({ armoredKey: privateKeyArmored });
@@ -294,23 +326,36 @@ export async function signEnvelope<T extends Record<string, unknown>>(
       throw new SignatureError(`cannot decrypt private key: ${errorMessage(err)}`);
     }
   }
+  const clearSign = await ed25519ClearSigner(privateKey);
+  return { key: privateKey, owner: await primaryUserId(privateKey), ...(clearSign ? { clearSign } : {}) };
+}
 
+/** {@link signEnvelope} with a key read once by {@link readSigningKey}. */
+export async function signEnvelopeWith<T extends Record<string, unknown>>(
+  doc: T,
+  signingKey: SigningKey,
+  keyLocations: readonly string[],
+  options: SignEnvelopeOptions = {},
+): Promise<Omit<T, 'digital_signature'> & { digital_signature: DigitalSignature }> {
+  if (!isRecord(doc)) throw new SignatureError('document is not a JSON object');
+  checkKeyLocations(keyLocations);
   const rest: Record<string, unknown> = { ...doc };
   delete rest.digital_signature;
   const hash = canonicalHash(rest, options.numberMode ?? NUMBER_MODE_NULL);
-  const message = await openpgp.createCleartextMessage({ text: hash });
-  const signature = await openpgp.sign({
-    message,
-    signingKeys: privateKey,
-    ...(options.date ? { date: options.date } : {}),
-  });
+  const signature = signingKey.clearSign
+    ? signingKey.clearSign(hash, options.date)
+    : await openpgp.sign({
+      message: await openpgp.createCleartextMessage({ text: hash }),
+      signingKeys: signingKey.key,
+      ...(options.date ? { date: options.date } : {}),
+    });
 
   const block: DigitalSignature = {
     signature,
     key_location: [...keyLocations],
     signing_method: LR_PGP_SIGNING_METHOD,
   };
-  const owner = options.keyOwner ?? (await primaryUserId(privateKey));
+  const owner = options.keyOwner ?? signingKey.owner;
   if (owner) block.key_owner = owner;
   return { ...(rest as Omit<T, 'digital_signature'>), digital_signature: block };
 }
@@ -331,18 +376,27 @@ export interface NodeKeyPair {
   fingerprint: string;
 }
 
+/**
+ * `'ed25519'`: v4 EdDSA (legacy Ed25519) + ECDH cv25519, readable by GnuPG >= 2.1 and openpgp.js,
+ * the node's key type; `'rsa'`: RSA (default 3072 bits) for old GnuPG 1.4 peers, slow to
+ * generate and to sign with (figures: bench/signatures.ts). `'ecc'` is the old name of `'ed25519'`.
+ */
+export type NodeKeyType = 'ed25519' | 'ecc' | 'rsa';
+
 export interface GenerateNodeKeyPairOptions {
   /** Encrypt the private key with this passphrase (default: unencrypted). */
   passphrase?: string;
-  /**
-   * `'ecc'` (default): v4 EdDSA(legacy Ed25519) + ECDH cv25519, readable by GnuPG >= 2.1 and
-   * openpgp.js; `'rsa'`: RSA (default 3072 bits) for old GnuPG 1.4 peers, slow to generate.
-   */
-  type?: 'ecc' | 'rsa';
+  /** Default `'ed25519'`. */
+  type?: NodeKeyType;
   rsaBits?: number;
+  /** The user id's comment, e.g. `node <node_id>` for a node key. */
+  comment?: string;
 }
 
-/** Generate the node's signing key pair (armored). */
+/**
+ * The one key-pair generator (node keys, CLI signing keys, tests and benchmarks): armored keys
+ * with one user id `name (comment) <email>` (empty parts left out).
+ */
 export async function generateNodeKeyPair(
   name: string,
   email: string,
@@ -352,7 +406,7 @@ export async function generateNodeKeyPair(
     throw new SignatureError('a key needs a name or an email');
   }
   const common = {
-    userIDs: [{ name, email }],
+    userIDs: [{ name, email, ...(options.comment ? { comment: options.comment } : {}) }],
     ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
     format: 'armored' as const,
   };

@@ -34,7 +34,9 @@ function doctypeEnd(text: string, start: number): number {
 export function stripProlog(text: string): string {
   let rest = text.replace(/^\uFEFF/, '').replace(DECLARATION, '');
   for (;;) {
-    const trimmed = rest.replace(/^\s+/, '');
+    // trimStart/trimEnd remove exactly what \s matches (ECMA-262 WhiteSpace and LineTerminator);
+    // /\s+$/ would try each run of blanks in the text (a publish-time cost per document, issue 19).
+    const trimmed = rest.trimStart();
     const comment = /^<!--[\s\S]*?-->/.exec(trimmed);
     if (comment) { rest = trimmed.slice(comment[0].length); continue; }
     if (/^<!DOCTYPE[\s>]/i.test(trimmed)) {
@@ -43,7 +45,7 @@ export function stripProlog(text: string): string {
       rest = trimmed.slice(end);
       continue;
     }
-    return trimmed.replace(/\s+$/, '');
+    return trimmed.trimEnd();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Public keys of signers, fetched from the signature's key_location URLs (spec "Authentication",
  * 4) through the SSRF-guarded fetcher, and cached in the node database for a day so that a batch
- * of documents signed by one key costs one fetch, shared by every node process.
+ * of documents signed by one key costs one fetch, shared by every node process. Within a batch,
+ * the cache entries of all its key locations are read in one request and each URL is resolved once.
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -17,6 +18,8 @@ const CACHE_MS = 24 * 60 * 60 * 1000;
 export const ARMORED_KEY = /-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]*?-----END PGP PUBLIC KEY BLOCK-----/g;
 const MAX_LOCATIONS = 3;
 
+type Resolved = { keys: string[] } | { failure: string };
+
 export class KeyResolver {
   constructor(
     private readonly nodes: NodeRepository,
@@ -25,32 +28,71 @@ export class KeyResolver {
   ) {}
 
   /** Armored keys found at the locations (a key server page holding the armored block is fine). */
-  async keysAt(locations: unknown, allowPrivate: boolean): Promise<{ keys: string[]; failures: string[] }> {
+  keysAt(locations: unknown, allowPrivate: boolean): Promise<{ keys: string[]; failures: string[] }> {
+    return this.batch(allowPrivate).keysAt(locations);
+  }
+
+  /**
+   * Keys for the documents of one batch: each URL is resolved once however many documents name
+   * it, and `prefetch` reads the cache entries of every URL of the batch in one request.
+   */
+  batch(allowPrivate: boolean): KeyBatch {
+    return new KeyBatch(this.nodes, this.fetcherFor(allowPrivate), this.logger);
+  }
+}
+
+const cacheIdOf = (url: string): string => `keycache:${createHash('sha256').update(url).digest('hex')}`;
+
+const urlsOf = (locations: unknown): string[] => (Array.isArray(locations) ? locations : []).filter((url): url is string => typeof url === 'string').slice(0, MAX_LOCATIONS);
+
+export class KeyBatch {
+  private readonly resolved = new Map<string, Promise<Resolved>>();
+  private cached: Promise<Map<string, { keys: string[]; fetched: string }>> | undefined;
+
+  constructor(
+    private readonly nodes: NodeRepository,
+    private readonly fetcher: TextFetcher,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Reads the cache entries of every key location of these documents' signatures at once. */
+  prefetch(locationLists: unknown[]): void {
+    const urls = [...new Set(locationLists.flatMap(urlsOf))];
+    if (urls.length === 0) return;
+    const ids = urls.map(cacheIdOf);
+    this.cached = this.nodes.cachedKeys(ids).catch(() => new Map()); // an unreadable cache is a miss
+  }
+
+  async keysAt(locations: unknown): Promise<{ keys: string[]; failures: string[] }> {
     const keys: string[] = [];
     const failures: string[] = [];
-    const urls = (Array.isArray(locations) ? locations : []).filter((url): url is string => typeof url === 'string').slice(0, MAX_LOCATIONS);
-    for (const url of urls) {
-      const cacheId = `keycache:${createHash('sha256').update(url).digest('hex')}`;
-      const cached = await this.nodes.cachedKey(cacheId);
-      if (cached && Date.now() - Date.parse(cached.fetched) < CACHE_MS) {
-        keys.push(...cached.keys);
-        continue;
+    for (const url of urlsOf(locations)) {
+      let resolved = this.resolved.get(url);
+      if (!resolved) {
+        resolved = this.resolve(url);
+        this.resolved.set(url, resolved);
       }
-      const fetched = await this.fetcherFor(allowPrivate).fetchText(url);
-      if (!fetched.ok) {
-        // The client is told what failed in its terms; the fetcher's detail goes to the log.
-        this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
-        failures.push(`${url}: ${publicFetchFailure(fetched)}`);
-        continue;
-      }
-      const found = fetched.text.match(ARMORED_KEY) ?? [];
-      if (found.length === 0) {
-        failures.push(`${url}: no armored public key found`);
-        continue;
-      }
-      keys.push(...found);
-      await this.nodes.cacheKey(cacheId, { url, keys: found, fetched: new Date().toISOString() });
+      const outcome = await resolved;
+      if ('keys' in outcome) keys.push(...outcome.keys);
+      else failures.push(outcome.failure);
     }
     return { keys, failures };
+  }
+
+  private async resolve(url: string): Promise<Resolved> {
+    const cacheId = cacheIdOf(url);
+    const prefetched = await this.cached;
+    const cached = prefetched ? prefetched.get(cacheId) : await this.nodes.cachedKey(cacheId);
+    if (cached && Date.now() - Date.parse(cached.fetched) < CACHE_MS) return { keys: cached.keys };
+    const fetched = await this.fetcher.fetchText(url);
+    if (!fetched.ok) {
+      // The client is told what failed in its terms; the fetcher's detail goes to the log.
+      this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
+      return { failure: `${url}: ${publicFetchFailure(fetched)}` };
+    }
+    const found = fetched.text.match(ARMORED_KEY) ?? [];
+    if (found.length === 0) return { failure: `${url}: no armored public key found` };
+    await this.nodes.cacheKey(cacheId, { url, keys: found, fetched: new Date().toISOString() });
+    return { keys: found };
   }
 }

@@ -12,9 +12,9 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
-import { OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
+import { NODE_PRIVATE_FIELDS, OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
-import { signEnvelope } from '../../domain/signature/lr-pgp.js';
+import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
@@ -42,6 +42,14 @@ interface Accepted {
   refused?: string;
 }
 
+/** Where proxy signatures are made (the signature worker pool, src/domain/signature/signature-pool.ts). */
+export interface EnvelopeSigner {
+  sign(doc: Record<string, unknown>, privateKey: string, passphrase: string | undefined, keyLocations: string[]): Promise<SignOutcome>;
+}
+
+/** One submitted document after the per-document checks (which run for the whole batch at once). */
+type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome };
+
 export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
 interface Batch {
@@ -66,6 +74,7 @@ export class PublishService {
     private readonly publicUrl: string,
     private readonly clock: Clock,
     private readonly metrics: NodeMetrics,
+    private readonly signer: EnvelopeSigner,
   ) {}
 
   /**
@@ -104,6 +113,7 @@ export class PublishService {
       policy, filter: filter as FilterDescription | undefined, accountSubmitter: account?.submitter,
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'publish',
     };
+    context.keyBatch = this.checks.keyBatch(documents, policy);
     return this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
   }
 
@@ -116,27 +126,29 @@ export class PublishService {
       .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
-    const state = await this.store.getMany(replaced);
-    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds: await this.nodeKeyIds(keys.publicKey), state, account };
+    // The checks of each document (proxy signing and signature verification in the worker pool)
+    // run for the whole batch at once, beside that read; what depends on the order of the batch
+    // follows, in order.
+    const [state, checked, nodeKeyIds] = await Promise.all([
+      this.store.getMany(replaced),
+      Promise.all(documents.map((raw) => this.checkDocument(raw, context, account, keys))),
+      this.nodeKeyIds(keys.publicKey),
+    ]);
+    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds, state, account };
     const accepted: Accepted[] = [];
     const inBatch = new Set<string>();
 
-    for (const [index, raw] of documents.entries()) {
+    for (const [index, outcome] of checked.entries()) {
       const result = results[index] as DocumentResult;
-      if (!isRecord(raw)) { result.error = 'invalid document: not a JSON object'; continue; }
-      let doc: Envelope = this.asSubmitted(raw, account);
-      if (account && context.policy.proxy_sign && doc.digital_signature === undefined && isRecord(doc.identity) && doc.identity.submitter === account.submitter) {
-        doc = await this.proxySign(doc, keys);
-      }
-      const checked = await this.checks.check(doc, context);
-      if (!checked.ok) { result.error = checked.error; continue; }
+      if ('error' in outcome) { result.error = outcome.error; continue; }
+      const { doc } = outcome;
       const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
       // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
       const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
       result.doc_ID = docId;
       if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
-      const prepared = await this.prepare({ index, source: doc, signature: checked.signature, replaces, optimistic: supplied && !state.has(docId) }, docId, batch);
+      const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !state.has(docId) }, docId, batch);
       if ('error' in prepared) { result.error = prepared.error; continue; }
       accepted.push(prepared);
       state.set(docId, prepared.doc);
@@ -209,7 +221,7 @@ export class PublishService {
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
   private asSubmitted(submitted: Record<string, unknown>, account: Account | undefined): Envelope {
     // A node-private field is the node's to set, never the publisher's (src/domain/ownership.ts).
-    const raw = withoutPrivateFields(submitted);
+    const raw = NODE_PRIVATE_FIELDS.some((key) => Object.hasOwn(submitted, key)) ? withoutPrivateFields(submitted) : submitted; // no copy when there is nothing to drop
     const identity = isRecord(raw.identity) ? { ...raw.identity } : undefined;
     if (account && identity && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
       identity.submitter = account.submitter;
@@ -219,8 +231,21 @@ export class PublishService {
     return raw;
   }
 
-  private async proxySign(doc: Envelope, keys: NodeKeys): Promise<Envelope> {
-    return signEnvelope(doc, keys.privateKey, undefined, [`${this.publicUrl}/pubkey`]);
+  /** Steps 3-4 of one document: its submitted form, the proxy signature when due, then the checks. */
+  private async checkDocument(raw: unknown, context: CheckContext, account: Account | undefined, keys: NodeKeys): Promise<Checked> {
+    if (!isRecord(raw)) return { error: 'invalid document: not a JSON object' };
+    let doc: Envelope = this.asSubmitted(raw, account);
+    let signedByNode: SignatureOutcome | undefined;
+    if (account && context.policy.proxy_sign && doc.digital_signature === undefined && isRecord(doc.identity) && doc.identity.submitter === account.submitter) {
+      const keyLocations = [context.nodeKeyLocation];
+      const signed = await this.signer.sign(doc, keys.privateKey, undefined, keyLocations);
+      doc = { ...doc, digital_signature: signed.digital_signature };
+      signedByNode = { verifiedKeyIds: [signed.keyId], fingerprint: signed.fingerprint, keyLocations };
+    }
+    const checked = await this.checks.check(doc, context, signedByNode);
+    if (!checked.ok) return { error: checked.error };
+    // The node's own signature is as good as verified, for the replacement rules too.
+    return { doc, signature: signedByNode ?? checked.signature };
   }
 
   private async storeAccepted(accepted: Accepted[], results: DocumentResult[], batch: Batch): Promise<void> {

@@ -1,0 +1,54 @@
+/**
+ * bench/signatures: LR-PGP.1.0 signing and verification per document, in one thread, by key type
+ * (issue 19): Ed25519 (EdDSA legacy, the node's key since it was first generated) signed through
+ * openpgp.js and through the node's own packet writer over node:crypto (ed25519-clearsign.ts),
+ * RSA 2048 and 3072, each key parsed once (as the signature workers keep it), against Node's own
+ * Ed25519 signature of the same canonical hash (no OpenPGP packets: the floor of the cryptography).
+ * Verification is openpgp.js's in every case.
+ *   --docs N (BENCH_DOCS, default 300) documents per measurement
+ * No store is involved; the closing line compares the node's Ed25519 signing with that floor.
+ */
+import { createHash, generateKeyPairSync, sign as rawSign } from 'node:crypto';
+import * as openpgp from 'openpgp';
+import { benchOptions, report, round, secondsSince } from './support.js';
+import { generateDocument, loadTemplates } from './generate.js';
+import { canonicalHash } from '../src/domain/signature/canonical-hash.js';
+import { generateNodeKeyPair, readPublicKeys, readSigningKey, signEnvelopeWith, verifyEnvelopeSignatureWith, type NodeKeyType } from '../src/domain/signature/lr-pgp.js';
+
+const { docs: count } = benchOptions({ docs: 300, docsEnv: 'BENCH_DOCS' });
+const templates = loadTemplates();
+const docs = Array.from({ length: count }, (_, i) => generateDocument(i, templates, true));
+const locations = ['https://node.example.org/pubkey'];
+
+async function measure(type: NodeKeyType, rsaBits?: number, throughOpenpgp = false): Promise<number> {
+  const pair = await generateNodeKeyPair(`bench ${type}`, 'bench@example.org', { type, ...(rsaBits ? { rsaBits } : {}) });
+  const read = await readSigningKey(pair.privateKeyArmored, undefined);
+  // Signed by openpgp.js, as before the node:crypto clear-signer (ed25519-clearsign.ts).
+  const key = throughOpenpgp ? { key: read.key, owner: read.owner } : read;
+  const publicKeys = await readPublicKeys([pair.publicKeyArmored]);
+  let started = process.hrtime.bigint();
+  const signed = [];
+  for (const doc of docs) signed.push(await signEnvelopeWith(doc, key, locations));
+  const signing = count / secondsSince(started);
+  started = process.hrtime.bigint();
+  for (const doc of signed) {
+    const result = await verifyEnvelopeSignatureWith(doc, async () => publicKeys);
+    if (!result.ok) throw new Error(`verification failed: ${result.reason}`);
+  }
+  const verifying = count / secondsSince(started);
+  const name = type === 'rsa' ? `RSA ${rsaBits ?? 3072} (openpgp.js)` : `Ed25519 (${key.clearSign ? 'node:crypto packets' : 'openpgp.js'})`;
+  process.stdout.write(`${name}: sign ${round(signing)} docs/s (${round(1000 / signing, 2)} ms/doc), verify ${round(verifying)} docs/s (${round(1000 / verifying, 2)} ms/doc)\n`);
+  return signing;
+}
+
+process.stdout.write(`openpgp ${openpgp.config.versionString}, ${count} documents per measurement, one thread\n`);
+await measure('ed25519', undefined, true);
+const ed25519 = await measure('ed25519');
+await measure('rsa', 2048);
+await measure('rsa', 3072);
+const { privateKey } = generateKeyPairSync('ed25519');
+const started = process.hrtime.bigint();
+for (const doc of docs) rawSign(null, createHash('sha256').update(canonicalHash(doc)).digest(), privateKey);
+const floor = count / secondsSince(started);
+process.stdout.write(`node:crypto Ed25519 over the canonical hash (no OpenPGP): ${round(floor)} docs/s\n`);
+report('signatures', ed25519, floor, 'docs/s');
