@@ -24,7 +24,6 @@ import {
   NUMBER_MODES,
   type NumberMode,
 } from './canonical-hash.js';
-import { ed25519ClearSigner, type ClearSigner } from './ed25519-clearsign.js';
 
 export const LR_PGP_SIGNING_METHOD = 'LR-PGP.1.0';
 
@@ -300,8 +299,6 @@ export interface SigningKey {
   key: openpgp.PrivateKey;
   /** The key's primary user id: the default `key_owner`. */
   owner: string | undefined;
-  /** For an Ed25519 key: the same clear-signature made through node:crypto (ed25519-clearsign.ts). */
-  clearSign?: ClearSigner;
 }
 
 function checkKeyLocations(keyLocations: readonly string[]): void {
@@ -326,8 +323,7 @@ export async function readSigningKey(privateKeyArmored: string, passphrase: stri
       throw new SignatureError(`cannot decrypt private key: ${errorMessage(err)}`);
     }
   }
-  const clearSign = await ed25519ClearSigner(privateKey);
-  return { key: privateKey, owner: await primaryUserId(privateKey), ...(clearSign ? { clearSign } : {}) };
+  return { key: privateKey, owner: await primaryUserId(privateKey) };
 }
 
 /** {@link signEnvelope} with a key read once by {@link readSigningKey}. */
@@ -342,13 +338,12 @@ export async function signEnvelopeWith<T extends Record<string, unknown>>(
   const rest: Record<string, unknown> = { ...doc };
   delete rest.digital_signature;
   const hash = canonicalHash(rest, options.numberMode ?? NUMBER_MODE_NULL);
-  const signature = signingKey.clearSign
-    ? signingKey.clearSign(hash, options.date)
-    : await openpgp.sign({
-      message: await openpgp.createCleartextMessage({ text: hash }),
-      signingKeys: signingKey.key,
-      ...(options.date ? { date: options.date } : {}),
-    });
+  const message = await openpgp.createCleartextMessage({ text: hash });
+  const signature = await openpgp.sign({
+    message,
+    signingKeys: signingKey.key,
+    ...(options.date ? { date: options.date } : {}),
+  });
 
   const block: DigitalSignature = {
     signature,
