@@ -31,7 +31,7 @@ COPY bin/ bin/
 COPY design-docs/ design-docs/
 COPY public/ public/
 COPY src/protocol/oai-pmh/schemas/ src/protocol/oai-pmh/schemas/
-COPY test/fixtures/corpus/nsdl_dc-100docs.json test/fixtures/corpus/
+COPY samples/ samples/
 
 # The code stays root-owned and read-only to the node; it writes only under DATA_DIR (the embedded
 # store and its credential, when COUCHDB_URL is unset).

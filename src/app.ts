@@ -28,19 +28,19 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.use(responseCompression(INBOUND_PATH));
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
-  app.use(inboundProxy(deps.distribution.forwarder, deps.distribution.receiver, deps.auth));
+  app.use(inboundProxy(deps.distribution.forwarder, deps.distribution.receiver, deps.gate));
   const routers = [
     nodeInfoRoutes(deps.nodeInfo),
-    publishRoutes(deps.publish, deps.settings, deps.auth),
-    swordRoutes(deps.sword),
-    deleteRoutes(deps.remove, deps.settings, deps.auth),
-    sliceRoutes(deps.slice, deps.settings, deps.auth),
+    publishRoutes(deps.publish, deps.settings, deps.gate),
+    swordRoutes(deps.sword, deps.gate),
+    deleteRoutes(deps.remove, deps.settings, deps.gate),
+    sliceRoutes(deps.slice, deps.settings, deps.gate),
     obtainRoutes(deps.obtain),
     harvestRoutes(deps.harvest, deps.publicUrl),
     authRoutes(deps.authPages),
     oaiPmhRoutes(deps.oaiPmh),
-    distributeRoutes(deps.distribution, deps.auth),
-    monitoringRoutes(deps.monitoring, deps.auth),
+    distributeRoutes(deps.distribution, deps.gate),
+    monitoringRoutes(deps.monitoring, deps.gate),
   ];
   for (const router of routers) {
     app.use(router.routes());

@@ -23,12 +23,14 @@ import { HarvestService } from './services/harvest/harvest.service.js';
 import { HarvestRepository } from './storage/harvest-repository.js';
 import { OaiPmhService } from './services/oai-pmh/oai-pmh.service.js';
 import { MetadataSource } from './services/oai-pmh/metadata.js';
-import { Authenticator } from './http/auth.js';
+import { Authenticator } from './services/auth/authenticator.js';
+import { Gate } from './http/gate.js';
 import { authPagesOptions } from './services/auth/index.js';
 import type { AuthPagesOptions } from './services/auth/auth.routes.js';
 import { SwordService } from './services/sword/sword.service.js';
 import { createEnvelopeValidator } from './validation/envelope-validator.js';
 import { compileDistributionFilter } from './domain/filters.js';
+import { readFunctionSource } from './storage/design-docs.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
@@ -40,7 +42,7 @@ export interface Deps {
   logger: Logger;
   publicUrl: string;
   settings: ServiceSettings;
-  auth: Authenticator;
+  gate: Gate;
   authPages: AuthPagesOptions;
   nodeInfo: NodeInfoService;
   publish: PublishService;
@@ -86,11 +88,12 @@ export function buildDeps(input: DepsInput): Deps {
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger);
   const signatures = new SignaturePool();
-  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(path.join(input.projectRoot, 'design-docs')), keys, signatures);
+  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs', 'resource_data', 'distribute', 'filters', 'live_for_destination.js'))), keys, signatures);
   const settings = new ServiceSettings(nodes);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
+  const gate = new Gate((header) => auth.identify(header));
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
   const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics, signatures);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
@@ -98,11 +101,11 @@ export function buildDeps(input: DepsInput): Deps {
     logger: input.logger,
     publicUrl: input.publicUrl,
     settings,
-    auth,
+    gate,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
     nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
     publish,
-    sword: new SwordService(auth, accounts, nodes, settings, publish, input.publicUrl, clock),
+    sword: new SwordService(accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
     slice: new SliceService(new SliceRepository(input.couch, input.names, views), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names, views), resources, settings, tokens),

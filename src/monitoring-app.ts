@@ -19,7 +19,7 @@ export async function listenMonitoring(deps: Deps, port: number): Promise<{ serv
   app.silent = true;
   app.use(requestContext(deps.logger));
   app.use(jsonErrorExit());
-  const router = monitoringRoutes(deps.monitoring, deps.auth, true);
+  const router = monitoringRoutes(deps.monitoring, undefined);
   app.use(router.routes());
   app.use(router.allowedMethods());
   const server = http.createServer(app.callback());

@@ -1,6 +1,6 @@
 /**
  * `npm start -- --sample-data`: publishes the NSDL sample corpus (100 real Learning Registry
- * documents, test/fixtures/corpus) through the publish service, so a newcomer sees data at
+ * documents, samples/, the same NSDL corpus as test/fixtures/corpus) through the publish service, so a newcomer sees data at
  * once. A _local marker makes the flag safe to give at every start.
  */
 import fs from 'node:fs';
@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { RunningNode } from './runtime.js';
 import { PROJECT_ROOT } from './runtime.js';
 
-export const SAMPLE_CORPUS = path.join(PROJECT_ROOT, 'test', 'fixtures', 'corpus', 'nsdl_dc-100docs.json');
+// Package data (samples/), not the tests' fixtures: a published package or an image has no tests.
+export const SAMPLE_CORPUS = path.join(PROJECT_ROOT, 'samples', 'nsdl_dc-100docs.json');
 const MARKER = 'sample_data_loaded';
 
 export async function loadSampleData(node: RunningNode): Promise<{ published: number; skipped: boolean }> {

@@ -5,8 +5,6 @@
  * compiled once in a node:vm context, so publish, inbound and replication cannot disagree.
  */
 import vm from 'node:vm';
-import path from 'node:path';
-import { readFunctionSource } from '../storage/design-docs.js';
 
 export interface FilterDescription {
   active?: boolean;
@@ -34,8 +32,8 @@ export const LIVE_FOR_DISTRIBUTION_SELECTOR = {
 
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;
 
-export function compileDistributionFilter(designDocsRoot: string): DocumentFilter {
-  const source = readFunctionSource(path.join(designDocsRoot, 'resource_data', 'distribute', 'filters', 'live_for_destination.js'));
+/** `source`: design-docs/resource_data/distribute/filters/live_for_destination.js, as the store runs it. */
+export function compileDistributionFilter(source: string): DocumentFilter {
   const filter = vm.runInNewContext(`(${source})`, {}, { timeout: 1000 }) as FilterFunction;
   return (doc, description) => {
     if (!description || description.active === false || !description.filter?.length) return true;

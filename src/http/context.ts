@@ -1,9 +1,12 @@
 import type { ParameterizedContext, DefaultState } from 'koa';
 import type { Logger } from 'pino';
+import type { Account } from '../storage/account-repository.js';
 
 export interface NodeState extends DefaultState {
   requestId: string;
   log: Logger;
+  /** The account the gate admitted for this request (src/http/gate.ts); unset when the route needs none. */
+  principal?: Account;
 }
 
 export type NodeContext = ParameterizedContext<NodeState>;

@@ -29,3 +29,8 @@ export function numberSetting(data: Record<string, unknown> | undefined, name: s
 export function requiresBasicAuth(description: ServiceDescription): boolean {
   return description.service_auth.service_authz.includes('basicauth');
 }
+
+/** For the gate's `when`: a request to this service needs credentials when its description says basicauth (read at each request). */
+export function credentialsRequired(settings: ServiceSettings, key: ServiceKey): () => Promise<boolean> {
+  return async () => requiresBasicAuth(await settings.of(key));
+}

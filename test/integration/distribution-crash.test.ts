@@ -1,7 +1,7 @@
 /**
  * The destination's node process is killed (SIGKILL) while it processes incoming documents, then
  * restarted on the same data: nothing is lost or stored twice (the follower's checkpoint and
- * idempotent processing, src/followers/incoming-follower.ts).
+ * idempotent processing, src/services/distribute/incoming-follower.ts).
  */
 import net from 'node:net';
 import { expect } from 'chai';

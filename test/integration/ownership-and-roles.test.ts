@@ -157,5 +157,23 @@ describe('ownership and roles (issue 13, items 1-3)', function () {
       expect((await postJson(`${node.url}/distribute`, '', { authorization: basicAuth('ops', 'wrong-password') })).status).to.equal(401);
       expect((await getJson(`${node.url}/incoming/`, { headers: BOB })).status).to.equal(403);
     });
+
+    it('one gate for every route (issue 12): a network_admin is told which role it lacks on /delete, /swordpub and /metrics alike', async () => {
+      const deleted = await postJson(`${node.url}/delete`, { request_IDs: ['x'] }, ADMIN);
+      expect(deleted.status).to.equal(403);
+      expect(deleted.body.error).to.equal('account admin does not hold the role publisher (it holds: network_admin)');
+      // SWORD: a sword:error with 403, no WWW-Authenticate: the credentials were right, the role is missing.
+      const sword = await fetch(`${node.url}/swordpub`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify(nsdlDocs(1)[0]) });
+      const text = await sword.text();
+      expect(sword.status, text).to.equal(403);
+      expect(sword.headers.get('www-authenticate')).to.equal(null);
+      expect(text).to.include('does not hold the role publisher');
+      const metrics = await fetch(`${node.url}/metrics`, { headers: BOB });
+      expect(metrics.status).to.equal(403);
+      expect((await metrics.json() as { error: string }).error).to.match(/does not hold the role network_admin/);
+      const anonymous = await fetch(`${node.url}/metrics`);
+      expect(anonymous.status).to.equal(401);
+      expect(anonymous.headers.get('www-authenticate')).to.match(/^Basic /);
+    });
   });
 });

@@ -208,7 +208,8 @@ describe('SWORD 1.3', () => {
       expectError(none, 401, 'TargetOwnerUnknown');
       expect(none.headers.get('www-authenticate')).to.match(/^Basic realm=/);
       expectError(await deposit(nsdlDocs(1)[0], { authorization: basicAuth('alice', 'nope-nope-1') }), 401, 'TargetOwnerUnknown');
-      expectError(await deposit(nsdlDocs(1)[0], { authorization: OPS }), 401, 'TargetOwnerUnknown'); // not a publisher
+      // Authenticated but not a publisher: 403 naming the role (issue 12), not a request for credentials it sent.
+      expectError(await deposit(nsdlDocs(1)[0], { authorization: OPS }), 403, 'TargetOwnerUnknown');
     });
 
     it('mediated deposit: a network_admin on behalf of a publisher; others 412 / 401', async () => {

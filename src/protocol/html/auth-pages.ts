@@ -2,7 +2,16 @@
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { errorPage } from './error-page.js';
-import type { Account } from '../../storage/account-repository.js';
+/** What the account page shows of an account (plain data: protocol/ knows no storage types). */
+export interface AccountView {
+  name: string;
+  submitter: string;
+  disabled: boolean;
+  /** Set when the account has a publishing password (its hash is never shown). */
+  password?: unknown;
+  web?: { issuer: string };
+  tokens?: { id: string; label: string; created: string }[];
+}
 
 export interface PageContext { nodeName: string; publicUrl: string }
 export interface Message { kind: 'notice' | 'error'; text: string }
@@ -36,7 +45,7 @@ function csrfField(csrf: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrf}">`;
 }
 
-function passwordSection(account: Account, csrf: string): SafeHtml {
+function passwordSection(account: AccountView, csrf: string): SafeHtml {
   const state = account.password ? html`<p>A publishing password is set.</p>` : html`<p>No publishing password is set: Basic publishing with this account is refused.</p>`;
   const revoke = account.password ? html`
 <form method="post" action="/auth/password/revoke">${csrfField(csrf)}
@@ -60,7 +69,7 @@ ${revoke}
 </section>`;
 }
 
-function tokenSection(account: Account, csrf: string, newToken: string | undefined): SafeHtml {
+function tokenSection(account: AccountView, csrf: string, newToken: string | undefined): SafeHtml {
   const tokens = account.tokens ?? [];
   const shown = newToken ? html`
 <div class="notice" role="status"><p>Your new token (copy it now: it is never shown again):</p>
@@ -88,7 +97,7 @@ ${table}
 </section>`;
 }
 
-export function accountPage(ctx: PageContext, account: Account, csrf: string, notice?: Message, newToken?: string): string {
+export function accountPage(ctx: PageContext, account: AccountView, csrf: string, notice?: Message, newToken?: string): string {
   const disabled = account.disabled ? html`<p class="error" role="alert">The operator of this node has disabled this account: it cannot publish, and it cannot be changed here.</p>` : html``;
   return page('Your publishing account', html`
 ${message(notice)}

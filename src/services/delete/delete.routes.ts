@@ -1,15 +1,15 @@
 /** POST /delete (spec "Basic Delete (deprecated)"). */
 import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
-import type { Authenticator } from '../../http/auth.js';
-import type { ServiceSettings } from '../service-settings.js';
+import type { Gate } from '../../http/gate.js';
+import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 import { readPublishRequest } from '../publish/publish-request.js';
 import type { DeleteAction, DeleteService } from './delete.service.js';
 
-export function deleteRoutes(service: DeleteService, settings: ServiceSettings, auth: Authenticator): Router<NodeState> {
+export function deleteRoutes(service: DeleteService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
-  router.post('/delete', async (ctx) => {
-    const { description, body, account, docLimit } = await readPublishRequest(ctx, settings, auth, 'delete');
+  router.post('/delete', gate.can('publish', { when: credentialsRequired(settings, 'delete') }), async (ctx) => {
+    const { description, body, account, docLimit } = await readPublishRequest(ctx, settings, 'delete');
     const action = (description.service_data?.delete_action ?? 'mark') as DeleteAction;
     ctx.body = await service.delete(body, account, action, docLimit);
   });

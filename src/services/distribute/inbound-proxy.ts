@@ -18,7 +18,7 @@
  */
 import type { Middleware } from 'koa';
 import type { NodeState } from '../../http/context.js';
-import type { Authenticator } from '../../http/auth.js';
+import type { Gate } from '../../http/gate.js';
 import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { AppError } from '../../errors/app-error.js';
@@ -77,10 +77,10 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
   return { docs: docs as StoredDoc[], newEdits: (parsed as { new_edits?: unknown }).new_edits !== false };
 }
 
-export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, auth: Authenticator): Middleware<NodeState> {
+export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, gate: Gate): Middleware<NodeState> {
   return async (ctx, next) => {
     if (ctx.path !== INBOUND_PATH && !ctx.path.startsWith(`${INBOUND_PATH}/`)) return next();
-    await auth.require(ctx.get('authorization'), 'network_admin');
+    ctx.state.principal = await gate.admit(ctx.get('authorization'), 'distribute');
     const segments = segmentsOf(ctx.path);
     if (!segments || !RULES.some((rule) => rule(segments, ctx.method))) {
       throw new AppError(403, 'forbidden', `${ctx.method} ${ctx.path} is not part of inbound replication`);

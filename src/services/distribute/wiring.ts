@@ -10,7 +10,7 @@ import { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import { LeaseRepository } from '../../storage/lease-repository.js';
 import type { DocumentChecks } from '../publish/document-checks.js';
 import type { Clock } from '../../domain/timestamps.js';
-import { IncomingFollower } from '../../followers/incoming-follower.js';
+import { IncomingFollower } from './incoming-follower.js';
 import { DistributeService } from './distribute.service.js';
 import { DestinationService } from './destination.service.js';
 import { InboundService } from './inbound.service.js';

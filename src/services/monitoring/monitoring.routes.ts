@@ -6,17 +6,17 @@
  */
 import Router from '@koa/router';
 import type { NodeState, NodeContext } from '../../http/context.js';
-import type { Authenticator } from '../../http/auth.js';
+import type { Gate } from '../../http/gate.js';
 import { AppError } from '../../errors/app-error.js';
 import { DASHBOARD_ASSETS, DASHBOARD_CSP, dashboardPage } from '../../protocol/html/dashboard-page.js';
 import type { Monitoring } from './wiring.js';
 
-/** `open` is true on the loopback-only monitoring port only: no credentials asked there. */
-export function monitoringRoutes(monitoring: Monitoring, auth: Authenticator, open = false): Router<NodeState> {
+/** `gate` is unset on the loopback-only monitoring port only: no credentials asked there. */
+export function monitoringRoutes(monitoring: Monitoring, gate: Gate | undefined): Router<NodeState> {
   const router = new Router<NodeState>();
   const { service, assets, nodeName } = monitoring;
   const allowed = async (ctx: NodeContext): Promise<void> => {
-    if (!open) await auth.require(ctx.get('authorization'), 'network_admin');
+    if (gate) ctx.state.principal = await gate.admit(ctx.get('authorization'), 'administer');
   };
   router.get('/metrics', async (ctx) => {
     await allowed(ctx);

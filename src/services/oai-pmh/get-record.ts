@@ -8,7 +8,8 @@ import { isDeletedDoc } from '../harvest/harvest-records.js';
 import { OAI_DC } from './oai-dc.js';
 import { flagArg } from './oai-flags.js';
 import { BadArgument, CannotDisseminateFormat, IdDoesNotExist } from './oai-errors.js';
-import { checkPrefix, docIdentifier, hasFormat, oaiHeader, showDeleted, type OaiContext } from './oai-context.js';
+import { checkPrefix, docIdentifier, oaiHeader, showDeleted, type OaiContext } from './oai-context.js';
+import { hasFormat } from '../../domain/payload-formats.js';
 
 export async function getRecord(args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
   const identifier = args.identifier as string;

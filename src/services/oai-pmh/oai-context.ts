@@ -41,11 +41,6 @@ export function checkPrefix(prefix: string): string {
   return prefix;
 }
 
-export function hasFormat(doc: StoredDoc, prefix: string): boolean {
-  const wanted = prefix.toLowerCase();
-  return Array.isArray(doc.payload_schema) && doc.payload_schema.some((schema) => typeof schema === 'string' && schema.toLowerCase() === wanted);
-}
-
 export function oaiHeader(doc: StoredDoc, context: OaiContext): OaiHeader {
   const header = headerOfDoc(doc, context.settings.granularity);
   return { identifier: header.identifier, datestamp: header.datestamp, deleted: header.status === 'deleted' };

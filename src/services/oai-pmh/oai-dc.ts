@@ -11,7 +11,7 @@ import type { Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { addValues, isEmpty, oaiDcXml, type DcRecord } from '../../protocol/oai-pmh/crosswalks/oai-dc.js';
 import { dcFromDcXml, dcFromLom, LOM_NS } from '../../protocol/oai-pmh/crosswalks/xml-crosswalks.js';
 import { dcFromEnvelope, dcFromLrmi } from '../../protocol/oai-pmh/crosswalks/json-crosswalks.js';
-import { hasFormat } from './oai-context.js';
+import { hasFormat } from '../../domain/payload-formats.js';
 
 export const OAI_DC = 'oai_dc';
 

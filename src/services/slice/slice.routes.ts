@@ -1,8 +1,8 @@
 /** GET /slice (spec "Slice (optional)"): settings and arguments, then the use case. */
 import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
-import type { Authenticator } from '../../http/auth.js';
-import { ServiceSettings, numberSetting, requiresBasicAuth } from '../service-settings.js';
+import type { Gate } from '../../http/gate.js';
+import { ServiceSettings, numberSetting, credentialsRequired } from '../service-settings.js';
 import { parseSliceArgs } from './slice-args.js';
 import type { SliceLimits, SliceService } from './slice.service.js';
 
@@ -12,12 +12,12 @@ const DEFAULT_ID_LIMIT = 1000;
 
 const positive = (value: number | undefined, fallback: number): number => (value !== undefined && value >= 1 ? Math.floor(value) : fallback);
 
-export function sliceRoutes(service: SliceService, settings: ServiceSettings, auth: Authenticator): Router<NodeState> {
+export function sliceRoutes(service: SliceService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
-  router.get('/slice', async (ctx) => {
+  // A slice description that asks for basicauth restricts reading to the node's publishing accounts.
+  router.get('/slice', gate.can('publish', { when: credentialsRequired(settings, 'slice') }), async (ctx) => {
     // Read at each call: limits changed in the service description apply without a restart.
     const description = await settings.of('slice');
-    if (requiresBasicAuth(description)) await auth.require(ctx.get('authorization'), 'publisher');
     const args = parseSliceArgs(ctx.query);
     const data = description.service_data;
     const limits: SliceLimits = {

@@ -40,6 +40,9 @@ export class SwordError extends AppError {
 /** Status, error URI and summary for any error; `expose` false means log it and say little. */
 export function describeSwordError(error: unknown): { status: number; uri: string; summary: string; expose: boolean } {
   if (error instanceof SwordError) return { status: error.status, uri: error.uri, summary: error.message, expose: true };
+  // An account without the role: 403 (no WWW-Authenticate, unlike TargetOwnerUnknown's 401); the
+  // profile has no URI of its own for it, and the owner it names is not a publishing owner.
+  if (error instanceof AppError && error.code === 'forbidden') return { status: 403, uri: SWORD_ERRORS.TargetOwnerUnknown.uri, summary: error.message, expose: true };
   if (error instanceof AppError && CLIENT_CODES.includes(error.code)) {
     const name = NAME_OF[error.code] ?? 'ErrorBadRequest';
     return { status: SWORD_ERRORS[name].status, uri: SWORD_ERRORS[name].uri, summary: error.message, expose: true };

@@ -12,6 +12,7 @@ import { parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } f
 import { describeSwordError } from './sword-error.js';
 import { retryAfterOf } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
+import type { Gate } from '../../http/gate.js';
 
 const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
 
@@ -45,18 +46,24 @@ export function sendSwordError(ctx: NodeContext, error: unknown, generator: Erro
   });
 }
 
-export function swordRoutes(service: SwordService): Router<NodeState> {
+export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState> {
+  // The gate inside the SWORD exit: a 401 is a sword:error TargetOwnerUnknown, not the JSON exit's answer.
+  const principal = async (ctx: NodeContext) => {
+    await service.active();
+    ctx.state.principal = await gate.identified(ctx.get('authorization'));
+    return ctx.state.principal;
+  };
   const router = new Router<NodeState>();
 
   router.get('/swordservice', (ctx) => swordExit(ctx, service, async () => {
-    const data = await service.serviceDocument(ctx.get('authorization'), ctx.get('x-on-behalf-of'));
+    const data = await service.serviceDocument(await principal(ctx), ctx.get('x-on-behalf-of'));
     ctx.type = MEDIA.service;
     ctx.body = serviceDocument(data);
   }));
 
   router.post('/swordpub', (ctx) => swordExit(ctx, service, async () => {
     // Order: credentials and mediation, headers, size, checksum, JSON, then the publish checks.
-    const account = await service.authenticate(ctx.get('authorization'));
+    const account = await principal(ctx);
     const depositor = await service.depositor(account, ctx.get('x-on-behalf-of'));
     const headers = parseDepositHeaders((name) => ctx.get(name));
     const body = await readDepositBody(ctx.req, await service.sizeLimit());

@@ -12,7 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, AccountRepository } from '../../storage/account-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
-import { parseBasicAuth, type Authenticator } from '../../http/auth.js';
+import { missingRole } from '../../http/gate.js';
+import { AppError } from '../../errors/app-error.js';
 import { PublishRefused, type PublishService } from '../publish/publish.service.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { SERVICE_CATALOGUE } from '../../domain/service-descriptions.js';
@@ -43,7 +44,6 @@ export function swordGenerator(publicUrl: string): ReceiptData['generator'] {
 
 export class SwordService {
   constructor(
-    private readonly auth: Authenticator,
     private readonly accounts: AccountRepository,
     private readonly nodes: NodeRepository,
     private readonly settings: ServiceSettings,
@@ -56,19 +56,17 @@ export class SwordService {
     return swordGenerator(this.publicUrl);
   }
 
-  /** 401 TargetOwnerUnknown (with WWW-Authenticate, added by the routes) without valid credentials. */
-  async authenticate(authorization: string): Promise<Account> {
-    await this.settings.of('sword'); // 503 when the service is not active
-    const account = await this.auth.authenticate(parseBasicAuth(authorization));
-    if (!account) throw new SwordError('TargetOwnerUnknown', 'SWORD deposit needs the HTTP Basic credentials of an account of this node');
-    return account;
+  /** A 503 when the SWORD service is not active on this node (checked before credentials). */
+  async active(): Promise<void> {
+    await this.settings.of('sword');
   }
 
   /** The mediation rule of this file's header. */
   async depositor(account: Account, onBehalfOf: string): Promise<Depositor> {
     const target = onBehalfOf.trim();
     if (target === '' || target === account.name) {
-      if (!account.roles.includes('publisher')) throw new SwordError('TargetOwnerUnknown', `account ${account.name} may not publish to this node`);
+      // Authenticated, but not a publisher: a 403 naming the role, not a request for credentials it already sent.
+      if (!account.roles.includes('publisher')) throw missingRole(account, 'publisher');
       return { account, owner: account, mediated: false };
     }
     if (!account.roles.includes('network_admin')) {
@@ -82,10 +80,9 @@ export class SwordService {
   }
 
   /** Spec "SWORD publish": the collection is listed only for a user who may deposit. */
-  async serviceDocument(authorization: string, onBehalfOf: string): Promise<ServiceDocumentData> {
-    const account = await this.authenticate(authorization);
+  async serviceDocument(account: Account, onBehalfOf: string): Promise<ServiceDocumentData> {
     const mayDeposit = await this.depositor(account, onBehalfOf).then(() => true, (error: unknown) => {
-      if (error instanceof SwordError) return false;
+      if (error instanceof AppError && error.status < 500) return false; // refused: no collection to list
       throw error;
     });
     const [node, community, sword] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.settings.of('sword')]);

@@ -10,9 +10,9 @@
  * opaque (CouchDB "Changes Feed"): only passed back as `since`.
  */
 import type { Logger } from 'pino';
-import type { IncomingRepository } from '../storage/distribution-incoming.js';
-import type { InboundReceiver } from '../services/distribute/inbound-receiver.js';
-import type { StoredDoc } from '../storage/documents.js';
+import type { IncomingRepository } from '../../storage/distribution-incoming.js';
+import type { InboundReceiver } from './inbound-receiver.js';
+import type { StoredDoc } from '../../storage/documents.js';
 
 export interface FollowerOptions { batchSize?: number; waitMs?: number; settleMs?: number }
 

@@ -6,10 +6,9 @@
  * Bearer tokens issued at /auth ("switching to OAuth", RFC 6750) are accepted in the same place.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Account, AccountRepository, AccountRole } from '../storage/account-repository.js';
-import { verifyPassword } from '../domain/password.js';
-import { AppError } from '../errors/app-error.js';
-import { parseBearerToken, tokenMatches } from '../services/auth/bearer-token.js';
+import type { Account, AccountRepository } from '../../storage/account-repository.js';
+import { verifyPassword } from '../../domain/password.js';
+import { parseBearerToken, tokenMatches } from './bearer-token.js';
 
 export interface Credentials { user: string; password: string }
 
@@ -55,21 +54,11 @@ export class Authenticator {
   }
 
   /**
-   * The account of these credentials when it holds `role` (an account may hold several roles).
-   * Missing or wrong credentials: 401, rendered with WWW-Authenticate by the error exit (RFC 9110
-   * 15.5.2). Valid credentials of an account without the role: 403 (RFC 9110 15.5.4), as other
-   * credentials would not help this account.
+   * The account an `Authorization` header proves: Basic credentials (RFC 7617) or a bearer token
+   * issued at /auth (RFC 6750); undefined when it proves none. What that account may do is the
+   * gate's decision (src/http/gate.ts), per route.
    */
-  async require(header: string | undefined, role: AccountRole): Promise<Account> {
-    const account = /^Bearer\s/i.test(header ?? '') ? await this.authenticateBearer(header) : await this.authenticate(parseBasicAuth(header));
-    if (!account) {
-      throw new AppError(401, 'unauthorized', role === 'network_admin'
-        ? 'network operations need the credentials of a network administrator account of this node'
-        : 'publishing needs the HTTP Basic credentials of an account of this node');
-    }
-    if (!account.roles.includes(role)) {
-      throw new AppError(403, 'forbidden', `account ${account.name} does not hold the role ${role} (it holds: ${account.roles.join(', ') || 'none'})`);
-    }
-    return account;
+  identify(header: string | undefined): Promise<Account | undefined> {
+    return /^Bearer\s/i.test(header ?? '') ? this.authenticateBearer(header) : this.authenticate(parseBasicAuth(header));
   }
 }

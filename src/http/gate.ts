@@ -1,0 +1,69 @@
+/**
+ * Access, decided in one place (issue 12, part 3). Each route declares what it needs with
+ * `gate.can(ability)`; the gate identifies the caller from the `Authorization` header (an
+ * Identify function: Basic credentials or a bearer token, src/services/auth/authenticator.ts) and
+ * puts the account in `ctx.state.principal`, so use cases receive a principal, never a header.
+ *
+ * Missing or wrong credentials: 401 with WWW-Authenticate (RFC 9110 §15.5.2, added by the error
+ * exit). Valid credentials of an account without the role: 403 naming the role that is missing
+ * (RFC 9110 §15.5.4): other credentials of the same account would not help, so it is not asked
+ * to send them again.
+ */
+import type { Middleware } from 'koa';
+import type { Account, AccountRole } from '../storage/account-repository.js';
+import { AppError } from '../errors/app-error.js';
+import type { NodeContext, NodeState } from './context.js';
+
+/** What a route may need, and the account role that grants it (spec "Authentication"). */
+const ROLE_OF = {
+  /** Publish and delete documents, and read a service restricted to the node's accounts. */
+  publish: 'publisher',
+  /** Trigger distribution and take part in it (/distribute, /incoming): a network operation. */
+  distribute: 'network_admin',
+  /** Read the node's metrics and dashboard. */
+  administer: 'network_admin',
+} as const satisfies Record<string, AccountRole>;
+
+export type Ability = keyof typeof ROLE_OF;
+
+export type Identify = (authorization: string | undefined) => Promise<Account | undefined>;
+
+export interface CanOptions {
+  /** Whether this request needs credentials at all (e.g. its service description asks for basicauth); default: always. */
+  when?: (ctx: NodeContext) => Promise<boolean>;
+}
+
+/** The 403 of an authenticated account without the role a request needs: it names the role. */
+export function missingRole(account: Account, role: AccountRole): AppError {
+  return new AppError(403, 'forbidden', `account ${account.name} does not hold the role ${role} (it holds: ${account.roles.join(', ') || 'none'})`);
+}
+
+export class Gate {
+  constructor(private readonly identify: Identify) {}
+
+  /** The account the header proves, or a 401. */
+  async identified(authorization: string | undefined, ability?: Ability): Promise<Account> {
+    const account = authorization ? await this.identify(authorization) : undefined;
+    if (!account) {
+      const need = ability ? `${ability} needs the credentials of an account of this node holding the role ${ROLE_OF[ability]}` : 'this needs the credentials of an account of this node';
+      throw new AppError(401, 'unauthorized', `${need} (HTTP Basic, or a bearer token from /auth)`);
+    }
+    return account;
+  }
+
+  /** The account the header proves, when it holds the role `ability` needs; else a 401 or a 403. */
+  async admit(authorization: string | undefined, ability: Ability): Promise<Account> {
+    const account = await this.identified(authorization, ability);
+    const role = ROLE_OF[ability];
+    if (!account.roles.includes(role)) throw missingRole(account, role);
+    return account;
+  }
+
+  /** Route middleware: `ctx.state.principal` is the admitted account (unset when `when` says no credentials are needed). */
+  can(ability: Ability, options: CanOptions = {}): Middleware<NodeState> {
+    return async (ctx, next) => {
+      if (!options.when || await options.when(ctx)) ctx.state.principal = await this.admit(ctx.get('authorization'), ability);
+      await next();
+    };
+  }
+}

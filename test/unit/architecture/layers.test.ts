@@ -1,0 +1,48 @@
+/**
+ * The layering of src/ is checked by a tool (dependency-cruiser, .dependency-cruiser.cjs, run by
+ * `npm run lint`). These tests show the check can fail: a scratch tree with an upward import, a
+ * cycle and a module outside every layer is refused, rule by rule; the real src/ passes.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ROOT } from '../../support/process.js';
+
+const BIN = path.join(ROOT, 'node_modules', '.bin', 'depcruise');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+
+function cruise(cwd: string): { status: number | null; output: string } {
+  const result = spawnSync(BIN, ['src', '--config', CONFIG, '--output-type', 'err'], { cwd, encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe('unit: layers point down only (dependency-cruiser)', function () {
+  this.timeout(60000);
+
+  it('the real src/ has no upward import, no cycle, no module outside a layer', () => {
+    const { status, output } = cruise(ROOT);
+    expect(status, output).to.equal(0);
+  });
+
+  it('refuses an upward import, a cycle and a module outside the table', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-layers-'));
+    const write = (file: string, text: string): void => { fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true }); fs.writeFileSync(path.join(dir, file), text); };
+    write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }));
+    write('src/storage/repo.ts', 'export const repo = 1;\n');
+    write('src/domain/rule.ts', "import { repo } from '../storage/repo.js';\nexport const rule = repo;\n");
+    write('src/services/a/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
+    write('src/services/a/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
+    write('src/elsewhere/lost.ts', "import { repo } from '../storage/repo.js';\nexport const lost = repo;\n");
+    try {
+      const { status, output } = cruise(dir);
+      expect(status, output).to.not.equal(0);
+      expect(output).to.match(/no-upward-from-domain: src\/domain\/rule\.ts → src\/storage\/repo\.ts/);
+      expect(output).to.match(/no-cycles: src\/services\/a\/a\.ts/);
+      expect(output).to.match(/every-module-in-a-layer: src\/elsewhere\/lost\.ts/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
