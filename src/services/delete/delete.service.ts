@@ -15,10 +15,9 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { isOwnedBy } from '../../domain/ownership.js';
 import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
+import { isRecord } from '../../domain/is-record.js';
 
 export type DeleteAction = 'ignore' | 'mark' | 'delete' | 'purge';
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export class DeleteService {
   constructor(private readonly store: ResourceRepository, private readonly clock: Clock) {}

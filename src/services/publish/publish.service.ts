@@ -18,6 +18,7 @@ import { signEnvelope } from '../../domain/signature/lr-pgp.js';
 import { AppError } from '../../errors/app-error.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import { isRecord } from '../../domain/is-record.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
@@ -52,8 +53,6 @@ interface Batch {
   state: Map<string, StoredDoc>;
   account: Account | undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export class PublishService {
   private parsedNodeKey: { armored: string; ids: string[] } | undefined;
