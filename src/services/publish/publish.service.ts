@@ -12,7 +12,8 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
-import { OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
+import { OWNER_FIELD } from '../../domain/ownership.js';
+import { withoutNodePrivateFields } from '../../domain/resource-document.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import { signEnvelope } from '../../domain/signature/lr-pgp.js';
 import { AppError } from '../../errors/app-error.js';
@@ -208,7 +209,7 @@ export class PublishService {
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
   private asSubmitted(submitted: Record<string, unknown>, account: Account | undefined): Envelope {
     // A node-private field is the node's to set, never the publisher's (src/domain/ownership.ts).
-    const raw = withoutPrivateFields(submitted);
+    const raw = withoutNodePrivateFields(submitted);
     const identity = isRecord(raw.identity) ? { ...raw.identity } : undefined;
     if (account && identity && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
       identity.submitter = account.submitter;
