@@ -9,9 +9,10 @@
  *   http        http/                           Koa middleware: context, gate, error exits, logging
  *   storage     storage/                        the only code that talks to CouchDB (nano)
  *   protocol    protocol/                       XML and HTML from plain data (no storage types either)
+ *   validation  validation/                     JSON schemas of documents and requests (ajv)
  *   domain      domain/                         the node's rules, on plain data
  *   config      config/                         settings and node configuration, validated
- *   leaves      errors/, validation/, net/, monitoring/   no imports from any layer above
+ *   leaves      errors/, net/, monitoring/      no imports from any layer above
  */
 const LAYERS = [
   ['entry', '^src/(main|runtime|app|deps|monitoring-app|starting-app|sample-data)\\.ts$|^src/(cli|embedded)/'],
@@ -19,9 +20,10 @@ const LAYERS = [
   ['http', '^src/http/'],
   ['storage', '^src/storage/'],
   ['protocol', '^src/protocol/'],
+  ['validation', '^src/validation/'],
   ['domain', '^src/domain/'],
   ['config', '^src/config/'],
-  ['leaves', '^src/(errors|validation|net|monitoring)/'],
+  ['leaves', '^src/(errors|net|monitoring)/'],
 ];
 
 /** A layer may import itself and every layer listed after it. */

@@ -19,6 +19,7 @@ import { createLogger } from '../src/http/logger.js';
 import { startNode, type RunningNode } from '../src/runtime.js';
 import { AccountRepository, type AccountRole } from '../src/storage/account-repository.js';
 import { hashPassword } from '../src/domain/password.js';
+import { createAccount } from '../src/services/auth/accounts.service.js';
 import { buildConnections } from '../src/domain/node-documents.js';
 import { EXIT, exitCodeOf } from '../src/errors/exit-codes.js';
 
@@ -47,11 +48,9 @@ const secret = (): string => randomBytes(12).toString('base64url');
 /** Creates the account, or gives an existing one (a restarted network) this password. */
 async function upsertAccount(node: RunningNode, name: string, password: string, role: AccountRole): Promise<void> {
   const accounts = new AccountRepository(node.couch, node.names);
-  const now = new Date().toISOString();
   const existing = await accounts.find(name);
-  const hashed = await hashPassword(password);
-  if (existing) await accounts.update({ ...existing, roles: [role], disabled: false, password: hashed, updated: now });
-  else await accounts.create({ name, roles: [role], submitter: name, disabled: false, password: hashed, created: now, updated: now });
+  if (existing) await accounts.update({ ...existing, roles: [role], disabled: false, password: await hashPassword(password), updated: new Date().toISOString() });
+  else await createAccount(accounts, { name, roles: [role], password });
 }
 
 /** Adds a connectivity document source → destination (taking effect at the next /distribute) and the credentials for it. */

@@ -4,6 +4,7 @@
  * abortable so that Ctrl-C never waits for a sleeping retry.
  */
 import { networkError, refusedError, usageError } from './errors.js';
+import { isRecord } from '../domain/is-record.js';
 
 export interface RetryPolicy {
   retries: number;
@@ -88,7 +89,7 @@ export async function request(url: string, init: RequestInit, policy: RetryPolic
 export function jsonOf(answer: HttpAnswer, what: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(answer.text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isRecord(value)) return value;
   } catch {
     // reported below
   }

@@ -11,20 +11,10 @@
  */
 export const OWNER_FIELD = 'node_publisher_account';
 
-/** Fields a node keeps for itself on stored documents: never served, hashed or taken from a peer. */
+/** Fields a node keeps for itself on stored documents: never served, hashed or taken from a peer (src/domain/resource-document.ts strips them). */
 export const NODE_PRIVATE_FIELDS: readonly string[] = [OWNER_FIELD];
 
 export interface Owner { name: string; submitter: string }
-
-/** The document as every access service serves it: without CouchDB's members (`_id`, `_rev`, ...) and node-private fields. */
-export function publicFields(doc: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(doc).filter(([key]) => !key.startsWith('_') && !NODE_PRIVATE_FIELDS.includes(key)));
-}
-
-/** Without node-private fields (what a node takes from a peer). */
-export function withoutPrivateFields<T extends Record<string, unknown>>(doc: T): T {
-  return Object.fromEntries(Object.entries(doc).filter(([key]) => !NODE_PRIVATE_FIELDS.includes(key))) as T;
-}
 
 export function ownerOf(doc: Record<string, unknown>): string | undefined {
   const owner = doc[OWNER_FIELD];

@@ -33,6 +33,7 @@ import {
   type Placement,
   type Stage,
 } from './resource-data-schemas.js';
+import { isRecord } from '../domain/is-record.js';
 
 export type ValidationResult = { ok: true } | { ok: false; error: string };
 
@@ -64,10 +65,6 @@ const OK: ValidationResult = Object.freeze({ ok: true });
 const fail = (error: string): ValidationResult => ({ ok: false, error });
 
 const SUPPORTED_LIST = SUPPORTED_DOC_VERSIONS.join(', ');
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function placementValues(version: DocVersion): string {
   const values = PLACEMENTS_BY_VERSION[version].map((placement) => (placement === 'deleted' ? 'none' : placement));
@@ -128,7 +125,7 @@ export function createEnvelopeValidator(): EnvelopeValidator {
   const publishRequest = compiled(PUBLISH_REQUEST_SCHEMA_ID);
 
   function validateDocument(stage: Stage, doc: unknown): ValidationResult {
-    if (!isPlainObject(doc)) return fail(`document must be a JSON object (got ${describeValue(doc)})`);
+    if (!isRecord(doc)) return fail(`document must be a JSON object (got ${describeValue(doc)})`);
 
     if (doc.doc_type === undefined) return fail(`must have required property 'doc_type' (value 'resource_data')`);
     if (doc.doc_type !== 'resource_data') {

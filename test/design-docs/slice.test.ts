@@ -4,7 +4,8 @@ import vm from 'node:vm';
 import { expect } from 'chai';
 import { readFunctionSource } from '../../src/storage/design-docs.js';
 import { idKey } from '../../src/storage/slice-repository.js';
-import { identitiesOf, isLive, tagsOf } from '../../src/services/slice/slice-match.js';
+import { identitiesOf, tagsOf } from '../../src/services/slice/slice-match.js';
+import { isLive } from '../../src/domain/resource-document.js';
 import { ROOT } from '../support/process.js';
 
 type Emitted = [unknown, unknown][];
@@ -29,7 +30,6 @@ const live = {
 const notLive = [
   { ...live, doc_type: 'tombstone' },
   { ...live, node_deleted: '2024-02-01T00:00:00.000000Z' },
-  { ...live, node_deleted: null },
   { ...live, payload_placement: 'none' },
   { ...live, node_timestamp: undefined },
   { _id: '_design/x', language: 'javascript' },
@@ -44,6 +44,13 @@ describe('design-docs/resource_data/slice', () => {
 
   it('by_date emits [node_timestamp, id_key] for a live document', () => {
     expect(byDate(live)).to.deep.equal([[[TS, D1], null]]);
+  });
+
+  it('a falsy node_deleted is no Basic Delete mark, as for obtain, harvest and distribution (issue 12)', () => {
+    for (const node_deleted of [null, false, '']) {
+      expect(byDate({ ...live, node_deleted })).to.deep.equal([[[TS, D1], null]]);
+      expect(isLive({ ...live, node_deleted })).to.equal(true);
+    }
   });
 
   it('by_identity emits each distinct identity once, lower-cased and trimmed, from all four fields', () => {

@@ -55,12 +55,11 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   return { status: response.status, body, headers: response.headers };
 }
 
-/** Creates an account directly in the node's accounts database (what `npm run account -- add` does). */
+/** Creates an account in the node's accounts database with the service `npm run account -- add` calls. */
 export async function addAccount(node: RunningNode, name: string, password: string, role: AccountRole | AccountRole[] = 'publisher', submitter = name): Promise<void> {
   const { AccountRepository } = await import('../../src/storage/account-repository.js');
-  const { hashPassword } = await import('../../src/domain/password.js');
-  const now = new Date().toISOString();
-  await new AccountRepository(node.couch, node.names).create({ name, roles: Array.isArray(role) ? role : [role], submitter, disabled: false, password: await hashPassword(password), created: now, updated: now });
+  const { createAccount } = await import('../../src/services/auth/accounts.service.js');
+  await createAccount(new AccountRepository(node.couch, node.names), { name, roles: Array.isArray(role) ? role : [role], submitter, password });
   await settled(node);
 }
 

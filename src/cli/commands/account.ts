@@ -7,12 +7,11 @@ import { loadConfig } from '../../config/index.js';
 import { databaseNames } from '../../storage/databases.js';
 import { ensureDatabases } from '../../storage/bootstrap.js';
 import { AccountRepository, ACCOUNT_NAME, type AccountRole } from '../../storage/account-repository.js';
+import { ACCOUNT_ROLES, createAccount } from '../../services/auth/accounts.service.js';
 import { hashPassword, passwordWeakness } from '../../domain/password.js';
 import { connectForTool } from '../store-connection.js';
 import { readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
-
-export const ACCOUNT_ROLES: readonly AccountRole[] = ['publisher', 'network_admin'];
 
 export type AccountAction = 'add' | 'list' | 'passwd' | 'disable' | 'enable';
 export interface AccountOptions { roles?: string[]; submitter?: string; passwordStdin?: boolean; json?: boolean }
@@ -54,8 +53,8 @@ export async function account(action: AccountAction, name: string | undefined, o
     }
     const accountName = name as string;
     if (action === 'add') {
-      const password = await hashPassword(await readNewPassword(accountName, options.passwordStdin === true));
-      await accounts.create({ name: accountName, roles, submitter: options.submitter ?? accountName, disabled: false, password, created: now, updated: now });
+      const password = await readNewPassword(accountName, options.passwordStdin === true);
+      await createAccount(accounts, { name: accountName, roles, ...(options.submitter !== undefined ? { submitter: options.submitter } : {}), password });
       process.stdout.write(`account ${accountName} added (${roles.join(',')})\n`);
       return;
     }

@@ -24,6 +24,7 @@ import {
   NUMBER_MODES,
   type NumberMode,
 } from './canonical-hash.js';
+import { isRecord } from '../is-record.js';
 
 export const LR_PGP_SIGNING_METHOD = 'LR-PGP.1.0';
 
@@ -80,10 +81,6 @@ export class SignatureError extends Error {
 
 function fail(code: VerifyFailureCode, reason: string): VerifyResult {
   return { ok: false, code, reason };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function errorMessage(err: unknown): string {

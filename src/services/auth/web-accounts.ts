@@ -9,6 +9,7 @@ import { ACCOUNT_NAME, type Account, type AccountRepository } from '../../storag
 import { AppError } from '../../errors/app-error.js';
 import type { ProvenIdentity } from './oidc.js';
 import { newBearerToken } from './bearer-token.js';
+import { createAccount } from './accounts.service.js';
 
 /** A refusal the page shows to the user as it is (HTTP status and message). */
 export class Refusal extends Error {
@@ -34,10 +35,9 @@ export class WebAccounts {
       if (!existing.web) throw new Refusal(403, `The account ${name} was created by the operator of this node and cannot be managed here.`);
       return existing;
     }
-    const now = this.clock().toISOString();
-    const account: Account = { name, roles: ['publisher'], submitter: name, disabled: false, web: { issuer: identity.issuer, subject: identity.subject, verified: now }, tokens: [], created: now, updated: now };
+    const now = this.clock();
     try {
-      await this.accounts.create(account);
+      await createAccount(this.accounts, { name, roles: ['publisher'], web: { issuer: identity.issuer, subject: identity.subject, verified: now.toISOString() } }, now);
     } catch (error) {
       if (!(error instanceof AppError && error.status === 409)) throw error;
     }

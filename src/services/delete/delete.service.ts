@@ -15,10 +15,10 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { isOwnedBy } from '../../domain/ownership.js';
 import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
+import { isRecord } from '../../domain/is-record.js';
+import { isAlreadyDeleted, resourceState } from '../../domain/resource-document.js';
 
 export type DeleteAction = 'ignore' | 'mark' | 'delete' | 'purge';
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export class DeleteService {
   constructor(private readonly store: ResourceRepository, private readonly clock: Clock) {}
@@ -36,8 +36,8 @@ export class DeleteService {
     const seen = new Set<string>();
     for (const [index, id] of requested.entries()) {
       const doc = found.get(id);
-      if (!doc || (doc.doc_type !== 'resource_data' && doc.doc_type !== 'tombstone')) { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
-      if (doc.doc_type === 'tombstone' || doc.node_deleted || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
+      if (!doc || resourceState(doc) === 'other') { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
+      if (isAlreadyDeleted(doc) || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
       if (account && !isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
       seen.add(id);
       results.push({ doc_ID: id, OK: true });

@@ -3,6 +3,7 @@
  * the source's skip rules (source step 4), as pure functions.
  */
 import type { FilterDescription } from '../../domain/filters.js';
+import { isRecord } from '../../domain/is-record.js';
 
 export interface TargetNodeInfo {
   active: boolean;
@@ -18,8 +19,6 @@ export interface TargetNodeInfo {
 }
 
 export interface LocalNodeInfo { node_id: string; network_id: string; community_id: string; gateway_node: boolean; social_community: boolean }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Reads a peer's answer. The original implementation sends the key `taget_node_info` and a

@@ -3,6 +3,7 @@ import type { NodeRepository } from '../../storage/node-repository.js';
 import { notBootstrapped } from '../../errors/app-error.js';
 import { INBOUND_PATH } from './inbound-proxy.js';
 import type { TargetNodeInfo } from './destination-info.js';
+import { withoutStoreFields } from '../../domain/resource-document.js';
 
 export class DestinationService {
   constructor(private readonly nodes: NodeRepository, private readonly publicUrl: string) {}
@@ -10,8 +11,7 @@ export class DestinationService {
   async info(): Promise<{ OK: true; error: string; target_node_info: TargetNodeInfo }> {
     const [node, community, filter] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.nodes.filterDescription()]);
     if (!node || !community) throw notBootstrapped(node ? 'the community description' : 'the node description');
-    const { _id, _rev, ...filterDescription } = filter ?? { _id: '' };
-    void _id; void _rev;
+    const filterDescription = withoutStoreFields(filter ?? {});
     return {
       OK: true,
       error: '',

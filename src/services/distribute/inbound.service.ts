@@ -22,14 +22,11 @@ import type { FilterDescription } from '../../domain/filters.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
-import { withoutPrivateFields } from '../../domain/ownership.js';
+import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import type { CheckContext, DocumentChecks, Envelope } from '../publish/document-checks.js';
 import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
 
 export interface InboundResult { stored: number; duplicates: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
-
-/** CouchDB fields of the incoming copy that are not part of the document. */
-const COUCH_FIELDS = ['_id', '_rev', '_revisions', '_conflicts', '_deleted_conflicts', '_attachments', '_local_seq', '_revs_info'];
 
 export function contentKey(doc: Record<string, unknown>): string {
   try {
@@ -59,8 +56,9 @@ export class InboundService {
       policy: node.node_policy as NodePolicy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'inbound',
     };
-    // Node-private fields of the source (its publishing account) are no authority here (src/domain/ownership.ts).
-    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: withoutPrivateFields(Object.fromEntries(Object.entries(doc).filter(([key]) => !COUCH_FIELDS.includes(key)))) as Envelope }));
+    // The document is its public form at the source: the incoming copy's store members are not part
+    // of it, and node-private fields of the source (its publishing account) are no authority here.
+    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
     const referenced = envelopes.flatMap(({ doc }) => [doc.doc_ID, ...(Array.isArray(doc.replaces) ? doc.replaces : [])]).filter((id): id is string => typeof id === 'string' && id.length > 0);
     const state = await this.store.getMany(referenced);
     const now = nodeTimestamp(this.clock());
@@ -78,7 +76,7 @@ export class InboundService {
       if (inBatch.has(docId)) { result.failed.push(incomingId); continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
       const existing = state.get(docId);
-      const duplicate = existing !== undefined && existing.doc_type !== 'tombstone' && contentKey(existing) === contentKey(doc);
+      const duplicate = existing !== undefined && !isTombstone(existing) && contentKey(existing) === contentKey(doc);
       let signature = checked.signature;
       const needsProof = !duplicate && (existing !== undefined || replaces.some((id) => state.has(id)));
       if ((needsProof || (duplicate && replaces.length > 0)) && signature.verifiedKeyIds.length === 0 && doc.digital_signature !== undefined) {

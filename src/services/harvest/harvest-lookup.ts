@@ -8,13 +8,13 @@
  */
 import type { StoredDoc } from '../../storage/documents.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
-import { isDeletedDoc, isHarvestable } from './harvest-records.js';
+import { isDeleted, isHarvestable } from '../../domain/resource-document.js';
 
 export interface IdentifierFlags { byDocId: boolean | undefined; byResourceId: boolean | undefined }
 
 export async function resolveIdentifier(store: HarvestRepository, identifier: string, flags: IdentifierFlags, showDeleted: boolean, earliestBound: string | undefined): Promise<StoredDoc[]> {
   const visible = (doc: StoredDoc | undefined): doc is StoredDoc => doc !== undefined && isHarvestable(doc)
-    && (showDeleted || !isDeletedDoc(doc)) && (!earliestBound || String(doc.node_timestamp) >= earliestBound);
+    && (showDeleted || !isDeleted(doc)) && (!earliestBound || String(doc.node_timestamp) >= earliestBound);
   if (flags.byDocId === true) return [await store.byDocId(identifier)].filter(visible);
   const byLocator = (await store.byResourceLocator(identifier)).filter(visible);
   if (byLocator.length > 0 || flags.byResourceId === true) return byLocator;

@@ -4,6 +4,8 @@
  * OAI-PMH 2.0 §3.6 (and an ID given to listmetadataformats "SHOULD produce an error").
  * Booleans are `T`/`F` (spec "Endpoints"); `true`/`false` and JSON booleans are accepted too.
  */
+import { parseSpecBoolean } from '../../domain/spec-boolean.js';
+
 export const HARVEST_VERBS = ['getrecord', 'listrecords', 'listidentifiers', 'identify', 'listmetadataformats', 'listsets'] as const;
 export type HarvestVerb = typeof HARVEST_VERBS[number];
 export type HarvestCode = 'badArgument' | 'badResumptionToken' | 'idDoesNotExist' | 'noRecordsMatch' | 'noSetHierarchy';
@@ -47,9 +49,9 @@ export function flagArg(args: HarvestArgs, name: string): boolean | undefined {
   const value = args[name];
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'boolean') return value;
-  if (/^(t|true)$/i.test(value)) return true;
-  if (/^(f|false)$/i.test(value)) return false;
-  throw new HarvestError('badArgument', `${name} must be T or F`);
+  const flag = parseSpecBoolean(value);
+  if (flag === undefined) throw new HarvestError('badArgument', `${name} must be T or F`);
+  return flag;
 }
 
 export function stringArg(args: HarvestArgs, name: string): string | undefined {

@@ -12,7 +12,8 @@ import type { ServiceSettings } from '../service-settings.js';
 import { checkDateRange, datestamp } from './harvest-dates.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
-import { headerOf, headerOfDoc, isDeletedDoc, publicDocument, type RecordHeader } from './harvest-records.js';
+import { headerOf, headerOfDoc, type RecordHeader } from './harvest-records.js';
+import { isDeleted, publicForm } from '../../domain/resource-document.js';
 import { resolveIdentifier } from './harvest-lookup.js';
 import { earliestTimestamp, selectPage, selectionOf } from './harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from './harvest-paging.js';
@@ -24,7 +25,7 @@ interface JsonRecord { header: RecordHeader; resource_data?: Record<string, unkn
 function record(doc: StoredDoc, settings: HarvestSettings): JsonRecord {
   const header = headerOfDoc(doc, settings.granularity);
   // A deleted document is reported by its header only: its data MUST NOT be returned (spec "States and transitions").
-  return isDeletedDoc(doc) ? { header } : { header, resource_data: publicDocument(doc) };
+  return isDeleted(doc) ? { header } : { header, resource_data: publicForm(doc) };
 }
 
 export class HarvestService {

@@ -7,13 +7,13 @@ import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { LiveSummary, ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
+import { withoutStoreFields } from '../../domain/resource-document.js';
 
-const INTERNAL_FIELDS = ['_id', '_rev', 'doc_type', 'doc_version', 'doc_scope', 'active'];
+const INTERNAL_FIELDS = ['doc_type', 'doc_version', 'doc_scope', 'active'];
 
-function publicFields(doc: StoredDoc | undefined, drop: readonly string[] = ['_id', '_rev']): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc ?? {})) if (!drop.includes(key)) result[key] = value;
-  return result;
+/** A node document without the store's members (src/domain/resource-document.ts) and the fields in `drop`. */
+function publicFields(doc: StoredDoc | undefined, drop: readonly string[] = []): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(withoutStoreFields(doc ?? {})).filter(([key]) => !drop.includes(key)));
 }
 
 /**
@@ -112,7 +112,7 @@ export class NodeInfoService {
       ...publicFields(node),
       ...publicFields(community, INTERNAL_FIELDS),
       ...publicFields(network, [...INTERNAL_FIELDS, 'community_id']),
-      network_policy: publicFields(policy, ['_id', '_rev']),
+      network_policy: publicFields(policy),
     };
   }
 

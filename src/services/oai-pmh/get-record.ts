@@ -4,7 +4,7 @@
  */
 import type { OaiBody, OaiRecord } from '../../protocol/oai-pmh/response.js';
 import { resolveIdentifier } from '../harvest/harvest-lookup.js';
-import { isDeletedDoc } from '../harvest/harvest-records.js';
+import { isDeleted } from '../../domain/resource-document.js';
 import { OAI_DC } from './oai-dc.js';
 import { flagArg } from './oai-flags.js';
 import { BadArgument, CannotDisseminateFormat, IdDoesNotExist } from './oai-errors.js';
@@ -22,13 +22,13 @@ export async function getRecord(args: Record<string, string>, context: OaiContex
   // (The JSON prefix is answered as Basic Harvest before this: json-prefix.ts.) oai_dc is available for every record.
   const matching = prefix.toLowerCase() === OAI_DC ? docs : docs.filter((doc) => hasFormat(doc, prefix));
   if (matching.length === 0) throw new CannotDisseminateFormat('the metadata format is not available for this item');
-  const live = matching.filter((doc) => !isDeletedDoc(doc));
+  const live = matching.filter((doc) => !isDeleted(doc));
   const fragments = await context.metadata.emitAll(live, prefix, context.settings.allowPrivateFetch);
   const records: OaiRecord[] = [];
   let index = 0;
   for (const doc of matching) {
     const header = oaiHeader(doc, context);
-    if (isDeletedDoc(doc)) { records.push({ header }); continue; }
+    if (isDeleted(doc)) { records.push({ header }); continue; }
     const fragment = fragments[index++];
     if (fragment && !fragment.ok && fragment.detail) context.logger.warn({ doc_ID: doc._id, detail: fragment.detail }, 'OAI-PMH GetRecord: metadata cannot be disseminated');
     if (!fragment?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${fragment?.reason ?? 'no data'}`);

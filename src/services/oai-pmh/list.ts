@@ -10,7 +10,8 @@ import { TOKEN_LIFETIME_MS } from '../../domain/resumption-token.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { OaiBody, OaiHeader, OaiRecord, OaiToken } from '../../protocol/oai-pmh/response.js';
 import { checkDateRange, responseDate } from '../harvest/harvest-dates.js';
-import { headerOf, publicDocument } from '../harvest/harvest-records.js';
+import { headerOf } from '../harvest/harvest-records.js';
+import { publicForm } from '../../domain/resource-document.js';
 import { selectPage, selectionOf } from '../harvest/harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from '../harvest/harvest-paging.js';
 import type { HarvestRow } from '../../storage/harvest-repository.js';
@@ -49,7 +50,7 @@ async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | und
   for (const row of rows) {
     const header = rowHeader(row, context);
     if (row.deleted || !row.doc) { items.push({ row, record: { header } }); continue; }
-    if (json) { items.push({ row, record: { header, metadata: { json: publicDocument(row.doc) } } }); continue; }
+    if (json) { items.push({ row, record: { header, metadata: { json: publicForm(row.doc) } } }); continue; }
     const fragment = fragments[index++];
     if (fragment?.ok) items.push({ row, record: { header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } });
     else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason, detail: fragment && !fragment.ok ? fragment.detail : undefined }, `OAI-PMH ${verb}: record left out, its metadata cannot be disseminated`);

@@ -4,6 +4,7 @@
  * GET ID (`request_ID`, and `request_id` of the path template) are accepted.
  */
 import { AppError, specRefusal } from '../../errors/app-error.js';
+import { parseSpecBoolean } from '../../domain/spec-boolean.js';
 
 export interface ObtainRequest {
   ids: string[];
@@ -26,10 +27,8 @@ function flag(value: unknown, name: string): boolean | undefined {
   // null is a JSON value of the wrong type, not an absent argument.
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
-    if (/^(t|true)$/i.test(value)) return true;
-    if (/^(f|false)$/i.test(value)) return false;
-  }
+  const parsed = typeof value === 'string' ? parseSpecBoolean(value) : undefined;
+  if (parsed !== undefined) return parsed;
   throw obtainError(`${name} must be T or F (or true/false)`);
 }
 

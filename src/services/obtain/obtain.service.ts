@@ -18,6 +18,7 @@ import { peekPayload, requestFingerprint, type TokenCodec } from '../../domain/r
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { obtainError, type ObtainRequest } from './obtain-request.js';
 import { presentDocument } from './present.js';
+import { isLive } from '../../domain/resource-document.js';
 
 const STREAM_CHUNK = 500;
 const DEFAULT_PAGE = { documents: 100, ids: 1000 };
@@ -29,9 +30,6 @@ export type ObtainResponse =
 interface Prefetched { cursor: TimeKey; size: number; newest: Promise<TimeKey | undefined>; rows: ReturnType<ObtainRepository['newestFirst']> }
 
 const sameKey = (a: TimeKey, b: TimeKey): boolean => a[0] === b[0] && a[1] === b[1];
-
-const isLive = (doc: StoredDoc | undefined): doc is StoredDoc =>
-  doc !== undefined && doc.doc_type === 'resource_data' && !doc.node_deleted && doc.payload_placement !== 'none';
 
 export class ObtainService {
   constructor(

@@ -1,10 +1,10 @@
 /**
- * A stored document as obtain returns it: without CouchDB's members, and with only the
+ * A stored document as obtain returns it: its public form (src/domain/resource-document.ts), with only the
  * specification's key-value pairs when the service's spec_kv_only is true (spec "Basic Obtain",
  * rule 6; the field list of "Resources and their fields").
  */
 import type { StoredDoc } from '../../storage/documents.js';
-import { publicFields } from '../../domain/ownership.js';
+import { publicForm } from '../../domain/resource-document.js';
 
 const SPEC_KEYS = new Set([
   'doc_ID', 'doc_type', 'doc_version', 'active', 'TOS', 'identity', 'keys', 'payload_placement', 'payload_schema',
@@ -14,7 +14,7 @@ const SPEC_KEYS = new Set([
 
 export function presentDocument(doc: StoredDoc, specOnly: boolean): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(publicFields(doc))) {
+  for (const [key, value] of Object.entries(publicForm(doc))) {
     if (specOnly && !SPEC_KEYS.has(key)) continue;
     result[key] = value;
   }

@@ -12,12 +12,14 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
-import { NODE_PRIVATE_FIELDS, OWNER_FIELD, withoutPrivateFields } from '../../domain/ownership.js';
+import { OWNER_FIELD } from '../../domain/ownership.js';
+import { withoutNodePrivateFields } from '../../domain/resource-document.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import { isRecord } from '../../domain/is-record.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
@@ -60,8 +62,6 @@ interface Batch {
   state: Map<string, StoredDoc>;
   account: Account | undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export class PublishService {
   private parsedNodeKey: { armored: string; ids: string[] } | undefined;
@@ -221,7 +221,7 @@ export class PublishService {
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
   private asSubmitted(submitted: Record<string, unknown>, account: Account | undefined): Envelope {
     // A node-private field is the node's to set, never the publisher's (src/domain/ownership.ts).
-    const raw = NODE_PRIVATE_FIELDS.some((key) => Object.hasOwn(submitted, key)) ? withoutPrivateFields(submitted) : submitted; // no copy when there is nothing to drop
+    const raw = withoutNodePrivateFields(submitted);
     const identity = isRecord(raw.identity) ? { ...raw.identity } : undefined;
     if (account && identity && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
       identity.submitter = account.submitter;

@@ -9,6 +9,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { buildTombstone, decideReplacement } from '../../domain/replacement.js';
 import { isOwnedBy, type Owner } from '../../domain/ownership.js';
 import type { Envelope, SignatureOutcome } from './document-checks.js';
+import { isTombstone } from '../../domain/resource-document.js';
 
 /**
  * Why `doc` may not replace what it names (its own doc_ID and `replaces`), or undefined when it
@@ -16,8 +17,8 @@ import type { Envelope, SignatureOutcome } from './document-checks.js';
  */
 export async function replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy, account?: Owner): Promise<string | undefined> {
   const existing = state.get(docId);
-  if (existing?.doc_type === 'tombstone') return 'rejected replacement: this doc_ID has been replaced and cannot be published again';
-  const targets = [...(existing ? [existing] : []), ...replaces.map((id) => state.get(id)).filter((d): d is StoredDoc => d !== undefined && d.doc_type !== 'tombstone')];
+  if (isTombstone(existing)) return 'rejected replacement: this doc_ID has been replaced and cannot be published again';
+  const targets = [...(existing ? [existing] : []), ...replaces.map((id) => state.get(id)).filter((d): d is StoredDoc => d !== undefined && !isTombstone(d))];
   for (const original of targets) {
     const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: account && isOwnedBy(original, account), sameDocId: original === existing });
     if (!decision.permitted) return `rejected replacement: ${decision.reason}`;
@@ -57,7 +58,7 @@ export async function storeWithTombstones(store: ResourceRepository, accepted: A
     // The first tombstone wins: an original already tombstoned keeps its tombstone.
     for (const id of entry.replaces) {
       const original = state.get(id);
-      if (!original || original.doc_type === 'tombstone' || tombstoned.has(id)) continue;
+      if (!original || isTombstone(original) || tombstoned.has(id)) continue;
       const rev = revs.get(id) ?? original._rev;
       tombstones.push({ ...buildTombstone({ ...original, _id: id }, entry.doc, entry.signature, now), ...(rev ? { _rev: rev } : {}) });
       tombstoned.add(id);

@@ -1,17 +1,12 @@
 /**
- * The slice views' rules in TypeScript, for the checks the service makes on fetched documents:
+ * The slice views' key rules in TypeScript, for the checks the service makes on fetched documents:
  * identity AND tags reads one index and filters by the other (spec "Slice (optional)": criteria
- * are ANDed), and a document fetched after its view row may have been deleted since. These must
+ * are ANDed). Which documents are live is src/domain/resource-document.ts (isLive). These must
  * stay equal to design-docs/resource_data/slice/views/*\/map.js (the design-doc tests compare them).
  */
 import type { StoredDoc } from '../../storage/documents.js';
 
 const IDENTITY_FIELDS = ['submitter', 'curator', 'owner', 'signer'] as const;
-
-export function isLive(doc: StoredDoc): boolean {
-  return doc.doc_type === 'resource_data' && !Object.prototype.hasOwnProperty.call(doc, 'node_deleted')
-    && doc.payload_placement !== 'none' && typeof doc.node_timestamp === 'string';
-}
 
 export function identitiesOf(doc: StoredDoc): Set<string> {
   const identity = doc.identity;

@@ -12,10 +12,10 @@ import { peekPayload, requestFingerprint } from '../../domain/resumption-token.j
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { badRequest } from '../../errors/app-error.js';
 import type { StoredDoc } from '../../storage/documents.js';
-import { publicFields } from '../../domain/ownership.js';
 import { compareRows, type SliceBounds, type SliceIndexKey, type SliceRepository, type SliceRow } from '../../storage/slice-repository.js';
 import type { SliceArgs } from './slice-args.js';
-import { identitiesOf, isLive, tagsOf } from './slice-match.js';
+import { identitiesOf, tagsOf } from './slice-match.js';
+import { isLive, publicForm } from '../../domain/resource-document.js';
 
 export interface SliceLimits { docLimit: number; idLimit: number; flowControl: boolean }
 
@@ -99,7 +99,7 @@ export class SliceService {
     return {
       replyStart,
       keyCount: indexes.length,
-      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicFields(entry.doc) })),
+      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicForm(entry.doc) })),
       resultCount: page.entries.length,
       replyEnd: this.clock().toISOString(),
       ...(token === undefined ? {} : { resumption_token: token }),

@@ -2,8 +2,10 @@ function (doc, req) {
   // Filtered replication for /distribute (CouchDB 3 "filter functions",
   // https://docs.couchdb.org/en/stable/ddocs/ddocs.html#filter-functions), and the node's own
   // filter at publish and inbound processing (src/domain/filters.ts runs this same function).
-  // Passes live resource_data documents only: never tombstones, documents marked deleted, or any
-  // document with a do_not_distribute key (spec "Rules common to publish and inbound distribution", 1).
+  // Passes resource_data documents only (src/domain/resource-document.ts, isDistributable): never
+  // tombstones, documents marked deleted, or any document with a do_not_distribute key (spec
+  // "Rules common to publish and inbound distribution", 1). Deletion documents (payload_placement
+  // "none") do pass: the destination tombstones what they replace.
   if (!doc || doc.doc_type !== 'resource_data') return false;
   if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) return false;
   if (doc.node_deleted) return false;

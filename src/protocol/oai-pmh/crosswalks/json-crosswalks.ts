@@ -8,6 +8,7 @@
  *   other payload (issue 13: resource_locator, keys, identity, resource_data_type, node_timestamp).
  */
 import { addValues, type DcElement, type DcRecord } from './oai-dc.js';
+import { isRecord } from '../../../domain/is-record.js';
 
 const SCHEMA_ORG: Record<string, DcElement> = {
   name: 'title', headline: 'title', description: 'description', about: 'subject', keywords: 'subject', educationalAlignment: 'subject',
@@ -16,8 +17,6 @@ const SCHEMA_ORG: Record<string, DcElement> = {
   fileFormat: 'format', url: 'identifier', identifier: 'identifier', inLanguage: 'language', isBasedOnUrl: 'source', license: 'rights',
   copyrightHolder: 'rights', isPartOf: 'relation', spatialCoverage: 'coverage', temporalCoverage: 'coverage',
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Text values of a property: strings, numbers, and the name/url of nested things. */
 function texts(value: unknown, depth = 0): string[] {
