@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
-import { startTestNode, addAccount, basicAuth, postJson, tempDir, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, tempDir, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
 import { COMMUNITY_DESCRIPTION_ID, NODE_DESCRIPTION_ID } from '../../src/domain/node-documents.js';
@@ -108,6 +108,7 @@ describe('store not bootstrapped or unavailable: 503 with Retry-After in each pr
     const communityDoc = await communityDb.get(COMMUNITY_DESCRIPTION_ID);
     await nodeDb.destroy(nodeDoc._id, nodeDoc._rev);
     await communityDb.destroy(communityDoc._id, communityDoc._rev);
+    await settled(node); // an operator's edit reaches the node through the _changes feed
     try {
       for (const { name, path, init, form } of PROTOCOLS.filter((protocol) => protocol.readsNodeDocs !== false)) {
         const answer = await ask(`${node.url}${path}`, init);
@@ -120,6 +121,7 @@ describe('store not bootstrapped or unavailable: 503 with Retry-After in each pr
       void nodeRev; void communityRev;
       await nodeDb.insert(nodeFields);
       await communityDb.insert(communityFields);
+      await settled(node);
     }
     expect((await ask(`${node.url}/destination`)).status).to.equal(200);
   });
