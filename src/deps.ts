@@ -95,7 +95,7 @@ export function buildDeps(input: DepsInput): Deps {
   const auth = new Authenticator(accounts);
   const gate = new Gate((header) => auth.identify(header));
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
-  const publish = new PublishService(nodes, resources, checks, input.publicUrl, clock, monitoring.metrics, signatures);
+  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   return {
     logger: input.logger,

@@ -15,15 +15,13 @@
  */
 import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodePolicy } from '../../config/index.js';
-import type { NodeRepository } from '../../storage/node-repository.js';
-import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
-import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
+import { nodeTimestamp } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
-import type { CheckContext, DocumentChecks, Envelope } from '../publish/document-checks.js';
+import type { CheckContext, DocumentIntake, Envelope } from '../publish/document-checks.js';
 import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
 
 export interface InboundResult { stored: number; duplicates: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
@@ -38,30 +36,24 @@ export function contentKey(doc: Record<string, unknown>): string {
 }
 
 export class InboundService {
-  constructor(
-    private readonly nodes: NodeRepository,
-    private readonly store: ResourceRepository,
-    private readonly checks: DocumentChecks,
-    private readonly publicUrl: string,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly intake: DocumentIntake) {}
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
     const result: InboundResult = { stored: 0, duplicates: 0, rejected: [], failed: [] };
     if (arrived.length === 0) return result;
-    const [node, filter, keys] = await Promise.all([this.nodes.nodeDescription(), this.nodes.filterDescription(), this.nodes.nodeKeys()]);
+    const [node, filter, keys] = await Promise.all([this.intake.nodes.nodeDescription(), this.intake.nodes.filterDescription(), this.intake.nodes.nodeKeys()]);
     if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
     const context: CheckContext = {
       policy: node.node_policy as NodePolicy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
-      nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'inbound',
+      nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.intake.publicUrl}/pubkey`, mode: 'inbound',
     };
     // The document is its public form at the source: the incoming copy's store members are not part
     // of it, and node-private fields of the source (its publishing account) are no authority here.
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
     const referenced = envelopes.flatMap(({ doc }) => [doc.doc_ID, ...(Array.isArray(doc.replaces) ? doc.replaces : [])]).filter((id): id is string => typeof id === 'string' && id.length > 0);
-    const state = await this.store.getMany(referenced);
-    const now = nodeTimestamp(this.clock());
+    const state = await this.intake.store.getMany(referenced);
+    const now = nodeTimestamp(this.intake.clock());
     const nodeKeyIds = await keyIdsOfArmored(keys.publicKey);
     const accepted: (AcceptedWrite & { incomingId: string })[] = [];
     const inBatch = new Set<string>();
@@ -69,7 +61,7 @@ export class InboundService {
     for (const { incomingId, doc } of envelopes) {
       const reject = (error: string): void => { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error }); };
       if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) { reject('do_not_distribute'); continue; }
-      const checked = await this.checks.check(doc, context);
+      const checked = await this.intake.checks.check(doc, context);
       if (!checked.ok) { reject(checked.error); continue; }
       const docId = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : incomingId;
       // Two revisions of one document in a batch: the later one is left for the next pass.
@@ -81,7 +73,7 @@ export class InboundService {
       const needsProof = !duplicate && (existing !== undefined || replaces.some((id) => state.has(id)));
       if ((needsProof || (duplicate && replaces.length > 0)) && signature.verifiedKeyIds.length === 0 && doc.digital_signature !== undefined) {
         // Replacing needs a verified signature even when the node does not verify others.
-        const outcome = await this.checks.verifySignature(doc, context);
+        const outcome = await this.intake.checks.verifySignature(doc, context);
         if (!outcome.failure) signature = outcome;
       }
       const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: now, ...(existing?._rev ? { _rev: existing._rev } : {}) };
@@ -100,7 +92,7 @@ export class InboundService {
       state.set(docId, stored);
       inBatch.add(docId);
     }
-    const outcomes = await storeWithTombstones(this.store, accepted, state, now);
+    const outcomes = await storeWithTombstones(this.intake.store, accepted, state, now);
     for (const [position, outcome] of outcomes.entries()) {
       const entry = accepted[position] as AcceptedWrite & { incomingId: string };
       // A conflict (a concurrent writer) is retried; any other refusal by the store is final.

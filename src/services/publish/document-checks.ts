@@ -10,6 +10,9 @@ import type { DocumentFilter, FilterDescription } from '../../domain/filters.js'
 import type { VerifyResult } from '../../domain/signature/lr-pgp.js';
 import type { KeyBatch, KeyResolver } from './key-resolver.js';
 import { inlineXmlRefusal } from './inline-xml.js';
+import type { NodeRepository } from '../../storage/node-repository.js';
+import type { ResourceRepository } from '../../storage/resource-repository.js';
+import type { Clock } from '../../domain/timestamps.js';
 
 export type Envelope = Record<string, unknown>;
 
@@ -123,4 +126,17 @@ export class DocumentChecks {
     if (Buffer.byteLength(JSON.stringify(doc)) > policy.max_document_size) return { ok: false, error: 'too large' };
     return { ok: true, signature };
   }
+}
+
+/**
+ * What both ways a document enters this node need (publish, including SWORD, and inbound
+ * distribution: spec "Rules common to publish and inbound distribution"): the node's documents,
+ * the store, the checks, the node's public URL (its key location) and the clock.
+ */
+export interface DocumentIntake {
+  nodes: NodeRepository;
+  store: ResourceRepository;
+  checks: DocumentChecks;
+  publicUrl: string;
+  clock: Clock;
 }

@@ -6,18 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import type { NodePolicy } from '../../config/index.js';
 import type { Account } from '../../storage/account-repository.js';
-import type { NodeRepository, NodeKeys } from '../../storage/node-repository.js';
-import type { ResourceRepository } from '../../storage/resource-repository.js';
+import type { NodeKeys } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
-import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
+import { nodeTimestamp } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
 import { OWNER_FIELD } from '../../domain/ownership.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
 import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
-import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
+import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
 
@@ -68,11 +67,7 @@ export class PublishService {
   private keys: NodeKeys | undefined;
 
   constructor(
-    private readonly nodes: NodeRepository,
-    private readonly store: ResourceRepository,
-    private readonly checks: DocumentChecks,
-    private readonly publicUrl: string,
-    private readonly clock: Clock,
+    private readonly intake: DocumentIntake,
     private readonly metrics: NodeMetrics,
     private readonly signer: EnvelopeSigner,
   ) {}
@@ -82,13 +77,13 @@ export class PublishService {
    * apply at once). A route may start this read early, beside its own, and pass it in.
    */
   async readNodeDocuments(): Promise<NodeDocuments> {
-    const [[node, filter], keys] = await Promise.all([this.nodes.nodeAndFilterDescriptions(), this.nodeKeys()]);
+    const [[node, filter], keys] = await Promise.all([this.intake.nodes.nodeAndFilterDescriptions(), this.nodeKeys()]);
     return [node, filter, keys];
   }
 
   /** The node's key pair is created once and never changes: read it once per process. */
   private async nodeKeys(): Promise<NodeKeys | undefined> {
-    this.keys ??= await this.nodes.nodeKeys();
+    this.keys ??= await this.intake.nodes.nodeKeys();
     return this.keys;
   }
 
@@ -111,9 +106,9 @@ export class PublishService {
     const policy = node.node_policy as NodePolicy;
     const context: CheckContext = {
       policy, filter: filter as FilterDescription | undefined, accountSubmitter: account?.submitter,
-      nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.publicUrl}/pubkey`, mode: 'publish',
+      nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.intake.publicUrl}/pubkey`, mode: 'publish',
     };
-    context.keyBatch = this.checks.keyBatch(documents, policy);
+    context.keyBatch = this.intake.checks.keyBatch(documents, policy);
     return this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
   }
 
@@ -130,11 +125,11 @@ export class PublishService {
     // run for the whole batch at once, beside that read; what depends on the order of the batch
     // follows, in order.
     const [state, checked, nodeKeyIds] = await Promise.all([
-      this.store.getMany(replaced),
+      this.intake.store.getMany(replaced),
       Promise.all(documents.map((raw) => this.checkDocument(raw, context, account, keys))),
       this.nodeKeyIds(keys.publicKey),
     ]);
-    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.clock()), nodeKeyIds, state, account };
+    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, state, account };
     const accepted: Accepted[] = [];
     const inBatch = new Set<string>();
 
@@ -175,7 +170,7 @@ export class PublishService {
     let signature = entry.signature;
     if (needsProof && signature.verifiedKeyIds.length === 0 && entry.source.digital_signature !== undefined) {
       // Replacing needs a verified signature even when the node does not verify others.
-      const outcome = await this.checks.verifySignature(entry.source, context);
+      const outcome = await this.intake.checks.verifySignature(entry.source, context);
       if (!outcome.failure) signature = outcome;
     }
     const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, batch.nodeKeyIds, context.policy, batch.account);
@@ -202,7 +197,7 @@ export class PublishService {
   /** For a dry run: reads the optimistic documents that exist and applies the update rules to them. */
   private async resolveExisting(accepted: Accepted[], batch: Batch): Promise<void> {
     const optimistic = accepted.filter((entry) => entry.optimistic);
-    const found = await this.store.getMany(optimistic.map((entry) => entry.doc._id));
+    const found = await this.intake.store.getMany(optimistic.map((entry) => entry.doc._id));
     for (const entry of optimistic) {
       const existing = found.get(entry.doc._id);
       if (!existing) continue;
@@ -242,7 +237,7 @@ export class PublishService {
       doc = { ...doc, digital_signature: signed.digital_signature };
       signedByNode = { verifiedKeyIds: [signed.keyId], fingerprint: signed.fingerprint, keyLocations };
     }
-    const checked = await this.checks.check(doc, context, signedByNode);
+    const checked = await this.intake.checks.check(doc, context, signedByNode);
     if (!checked.ok) return { error: checked.error };
     // The node's own signature is as good as verified, for the replacement rules too.
     return { doc, signature: signedByNode ?? checked.signature };
@@ -260,10 +255,10 @@ export class PublishService {
       }
       return conflicts;
     };
-    const conflicts = record(accepted, await storeWithTombstones(this.store, accepted, batch.state, batch.now));
+    const conflicts = record(accepted, await storeWithTombstones(this.intake.store, accepted, batch.state, batch.now));
     if (conflicts.length === 0) return;
     // The supplied doc_IDs that exist already: same-doc_ID updates under the replacement policy.
-    const found = await this.store.getMany(conflicts.map((entry) => entry.doc._id));
+    const found = await this.intake.store.getMany(conflicts.map((entry) => entry.doc._id));
     const retry: Accepted[] = [];
     for (const entry of conflicts) {
       const result = results[entry.index] as DocumentResult;
@@ -274,6 +269,6 @@ export class PublishService {
       if ('error' in prepared) result.error = prepared.error;
       else retry.push(prepared);
     }
-    record(retry, await storeWithTombstones(this.store, retry, batch.state, batch.now));
+    record(retry, await storeWithTombstones(this.intake.store, retry, batch.state, batch.now));
   }
 }
