@@ -86,7 +86,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
   // until bootstrap completes the node answers 503 (starting-app.ts).
   // It is set in the same turn as the 'listening' callback, before any request event can run.
   let handler: http.RequestListener | undefined;
-  const server = http.createServer((req, res) => handler?.(req, res));
+  // Idle keep-alive connections stay open for a minute, not Node's 5 s: clients that pool
+  // connections, such as CouchDB's replicator between two distributions, reuse an idle one and
+  // fail ("sel_conn_closed") when the node has closed it meanwhile. headersTimeout must exceed it.
+  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }, (req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
   try {
     await new Promise<void>((resolve, reject) => {
