@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { register as globalRegistry } from 'prom-client';
-import { getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
+import { addAccount, basicAuth, getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { startTestNetwork, publish, distribute, settled, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
@@ -100,14 +100,33 @@ describe('/metrics', function () {
     expect(ofB.value('lr_http_requests_total', { route: '/publish' })).to.equal(0);
     expect(await globalRegistry.getMetricsAsJSON()).to.deep.equal([]);
   });
+});
+
+describe('/metrics view build lag', function () {
+  this.timeout(120000);
+  let node: TestNode;
+  const admin = { user: 'lag-admin', password: 'lag-admin-password-1' };
+
+  // The node's own warmer would build the views a second after the writes (INDEX_WARMING,
+  // src/storage/index-warmer.ts) and race the scrape: off here, so only a read builds them.
+  before(async () => {
+    node = await startTestNode({ env: { INDEX_WARMING: 'off' } });
+    await addAccount(node, admin.user, admin.password, ['publisher', 'network_admin']);
+  });
+  after(async () => { await node?.stop(); });
 
   it('reports view build lag per design document: behind after writes, 0 once the view is read', async () => {
-    const lag = async (designDoc: string): Promise<number> => (await metricsOf(b)).value('lr_view_build_lag_changes', { database: b.node.names.resourceData, design_doc: designDoc });
-    expect((await metricsOf(b)).family('lr_view_build_lag_changes')?.metrics.map((sample) => sample.labels?.design_doc)).to.include.members(['harvest', 'node-status', 'oai-pmh', 'obtain', 'slice']);
-    await publish(b, nsdlDocs(2));
-    expect(await lag('oai-pmh')).to.be.at.least(2);
+    const headers = { authorization: basicAuth(admin.user, admin.password) };
+    const metrics = () => scrape(`${node.url}/metrics`, headers);
+    const lag = async (designDoc: string): Promise<number> => (await metrics()).value('lr_view_build_lag_changes', { database: node.names.resourceData, design_doc: designDoc });
+    expect((await metrics()).family('lr_view_build_lag_changes')?.metrics.map((sample) => sample.labels?.design_doc)).to.include.members(['harvest', 'node-status', 'oai-pmh', 'obtain', 'slice']);
+    const published = await postJson(`${node.url}/publish`, { documents: nsdlDocs(2) }, headers);
+    expect(published.body.OK, JSON.stringify(published.body)).to.equal(true);
+    // CouchDB 3's own background indexer (ken) may build the index between the write and the
+    // scrape whatever the node does: "behind" is only deterministic on the embedded store.
+    if (!onCouchDB) expect(await lag('oai-pmh')).to.be.at.least(2);
     // nsdl_dc is read from the oai-pmh design doc's by_schema view (oai_dc lists every record, from harvest's).
-    const listed = await fetch(`${b.node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=nsdl_dc`);
+    const listed = await fetch(`${node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=nsdl_dc`);
     expect(listed.status).to.equal(200);
     expect(await lag('oai-pmh')).to.equal(0);
   });
