@@ -174,17 +174,19 @@ describe('lr-node (the command line)', function () {
     expect(guarded.stdout).to.match(new RegExp(`^FAIL\\t[0-9a-f]{32}\\tno public key from key_location: ${node.url}/pubkey: .*(loopback|private|not allowed).*\\n$`));
   });
 
-  it('retries a 503 after its Retry-After and a dropped connection after a backoff, and goes on', async () => {
+  it('retries a 503 no sooner than its Retry-After asks (3 s, not the 1 s backoff) and a dropped connection after a backoff, and goes on', async () => {
     // The node holds 103 documents by now: two OAI-PMH pages; the second page's request is refused, then dropped.
-    const proxy = await startProxy(node.url, { refuse: (n) => n === 2, drop: (n) => n === 3 });
+    const proxy = await startProxy(node.url, { refuse: (n) => n === 2, retryAfter: '3', drop: (n) => n === 3 });
     try {
-      const started = Date.now();
       const run = await lrNode(['harvest', proxy.url, '--via', 'oai', '--prefix', 'LR_JSON_0.10.0', '--out', 'retry.jsonl'], { cwd: work });
       expect(run.code, run.stderr).to.equal(0);
-      expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 1s\n`);
+      expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 3s\n`);
       expect(run.stderr).to.match(new RegExp(`^harvest: cannot reach ${new URL(proxy.url).host}: .+, retrying in 2s$`, 'm'));
       expect(proxy.requests).to.have.length(4);
-      expect(Date.now() - started).to.be.greaterThan(3000);
+      const [, refused, afterRefusal, afterDrop] = proxy.times as [number, number, number, number];
+      // The 503 went out as request 2 arrived: its retry waited the 3 s asked (the default first backoff is 1 s).
+      expect(afterRefusal - refused).to.be.within(2990, 6000);
+      expect(afterDrop - afterRefusal).to.be.within(1990, 5000);
       expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(103);
     } finally {
       await proxy.close();
