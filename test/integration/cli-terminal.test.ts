@@ -1,13 +1,14 @@
 /**
  * lr-node on a terminal: a pseudo-terminal from util-linux `script` (no native addon) shows the
- * progress bar of publish and harvest, and `start` logs readable lines (pino-pretty), not JSON.
+ * progress bar of publish and harvest, `start` logs readable lines (pino-pretty), not JSON, and
+ * passwords are read from a prompt that does not echo them.
  */
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { SAMPLE_CORPUS } from '../../src/sample-data.js';
 import { exitOf, ROOT } from '../support/process.js';
 import { startTestNode, addAccount, tempDir, type TestNode } from '../support/node.js';
-import { BIN, cliEnv, ensureBuilt, until } from '../support/cli.js';
+import { BIN, cliEnv, ensureBuilt, lrNode, until } from '../support/cli.js';
 import { requireProgram } from '../support/programs.js';
 
 const quote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -19,6 +20,19 @@ function inTerminal(args: string[], env: Record<string, string>, cwd = ROOT): { 
   child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
   child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
   return { output: () => out, write: (text) => child.stdin.write(text), exit: exitOf(child, 120000) };
+}
+
+type Terminal = ReturnType<typeof inTerminal>;
+
+/** Types each answer once the terminal shows its prompt (the prompt appears again for each answer). */
+async function answer(terminal: Terminal, exchanges: [prompt: string, typed: string][]): Promise<void> {
+  const seen = new Map<string, number>();
+  for (const [prompt, typed] of exchanges) {
+    const count = (seen.get(prompt) ?? 0) + 1;
+    seen.set(prompt, count);
+    await until(() => terminal.output().split(prompt).length > count, 60000, `prompt ${JSON.stringify(prompt)}`);
+    terminal.write(typed);
+  }
 }
 
 describe('lr-node on a terminal', function () {
@@ -52,6 +66,53 @@ describe('lr-node on a terminal', function () {
     expect((await harvest.exit).code, harvest.output()).to.equal(0);
     // completeListSize (on the last page) becomes the total of the bar.
     expect(harvest.output()).to.match(/harvest [█░]{40} 100% \| 100\/100 records \| [\d.]+\/s/);
+  });
+
+  it('account add and passwd read the password twice from a prompt that does not echo it; the node accepts the new password, not the old one', async () => {
+    const store = { DATA_DIR: node.dataDir };
+    /** distribute needs network_admin: exit 0 when the node accepts the credential, 4 when it refuses it. */
+    const distributeAs = async (password: string): Promise<number | null> => (await lrNode(['distribute', node.url], { env: { LR_USER: 'tty-ops', LR_PASSWORD: password } })).code;
+
+    const added = inTerminal(['account', 'add', 'tty-ops', '--role', 'network_admin'], store, work);
+    await answer(added, [['password for tty-ops: ', 'first-tty-phrase-41\r'], ['again: ', 'first-tty-phrase-41\r']]);
+    expect((await added.exit).code, added.output()).to.equal(0);
+    expect(added.output()).to.contain('account tty-ops added (network_admin)');
+    expect(added.output()).to.not.contain('first-tty-phrase');
+    expect(await distributeAs('first-tty-phrase-41')).to.equal(0);
+    expect(await distributeAs('first-tty-phrase-40')).to.equal(4);
+
+    // A typo corrected with backspace (DEL, what a terminal sends) on the first entry.
+    const changed = inTerminal(['account', 'passwd', 'tty-ops'], store, work);
+    await answer(changed, [['password for tty-ops: ', 'second-tty-phrasX\u007fe-52\r'], ['again: ', 'second-tty-phrase-52\r']]);
+    expect((await changed.exit).code, changed.output()).to.equal(0);
+    expect(changed.output()).to.contain('account tty-ops: password changed');
+    expect(changed.output()).to.not.match(/second-tty|phrasX/);
+    expect(await distributeAs('second-tty-phrase-52')).to.equal(0);
+    expect(await distributeAs('first-tty-phrase-41')).to.equal(4);
+
+    // Two entries that differ change nothing.
+    const differ = inTerminal(['account', 'passwd', 'tty-ops'], store, work);
+    await answer(differ, [['password for tty-ops: ', 'third-tty-phrase-63\r'], ['again: ', 'third-tty-phrase-64\r']]);
+    expect((await differ.exit).code).to.equal(1);
+    expect(differ.output()).to.contain('account: the passwords differ');
+    expect(differ.output()).to.not.contain('third-tty');
+    expect(await distributeAs('second-tty-phrase-52')).to.equal(0);
+    expect(await distributeAs('third-tty-phrase-63')).to.equal(4);
+
+    // Without a terminal: from standard input.
+    const fromStdin = await lrNode(['account', 'passwd', 'tty-ops', '--password-stdin'], { env: store, stdin: 'fourth-tty-phrase-75\n' });
+    expect(fromStdin.code, fromStdin.stderr).to.equal(0);
+    expect(fromStdin.stdout).to.equal('account tty-ops: password changed\n');
+    expect(fromStdin.stdout + fromStdin.stderr).to.not.contain('fourth-tty');
+    expect(await distributeAs('fourth-tty-phrase-75')).to.equal(0);
+    expect(await distributeAs('second-tty-phrase-52')).to.equal(4);
+
+    // A client command asks for its credential's password the same way.
+    const distributed = inTerminal(['distribute', node.url, '--user', 'tty-ops'], {}, work);
+    await answer(distributed, [['password for tty-ops: ', 'fourth-tty-phrase-75\r']]);
+    expect((await distributed.exit).code, distributed.output()).to.equal(0);
+    expect(distributed.output()).to.contain('distributed: the node has no active connection');
+    expect(distributed.output()).to.not.contain('fourth-tty');
   });
 
   it('start logs readable lines, not JSON, and stops on Ctrl-C', async () => {

@@ -129,6 +129,83 @@ describe('lr-node (the command line)', function () {
     expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth\tdoc_limit=1000 msg_size_limit=10485760$/m);
   });
 
+  it('--help of every command and subcommand exits 0 and names each of its options', async () => {
+    const common = ['--json', '--retries <n>', '--timeout <seconds>'];
+    const credentials = ['-u, --user <name>', '--password <password>', '--password-stdin'];
+    const expected: [string[], string[]][] = [
+      [[], ['start', 'status', 'services', 'account', 'publish', 'harvest', 'distribute', 'verify']],
+      [['start'], ['--sample-data']],
+      [['status'], ['<url>', ...common]],
+      [['services'], ['<url>', ...common]],
+      [['account'], ['add', 'list', 'passwd', 'disable', 'enable']],
+      [['account', 'add'], ['<name>', '--role <role>', '--submitter <text>', '--password-stdin']],
+      [['account', 'list'], ['--json']],
+      [['account', 'passwd'], ['<name>', '--password-stdin']],
+      [['account', 'disable'], ['<name>']],
+      [['account', 'enable'], ['<name>']],
+      [['publish'], ['<url>', '<files...>', ...common, ...credentials, '--sign-key <file>', '--key-location <url>', '--state <file>', '--report <file>', '--batch-size <n>']],
+      [['harvest'], ['<url>', ...common, '-o, --out <file>', '--via <protocol>', '--prefix <metadataPrefix>', '--from <date>', '--until <date>', '--state <file>', '--overwrite']],
+      [['distribute'], ['<url>', ...common, ...credentials]],
+      [['verify'], ['<files...>', '--key <file>', '--allow-private', '--json']],
+    ];
+    for (const [command, names] of expected) {
+      const help = await lrNode([...command, '--help']);
+      expect(help.code, `${command.join(' ')} --help: ${help.stderr}`).to.equal(0);
+      expect(help.stdout).to.match(new RegExp(`^Usage: lr-node${command.map((c) => ` ${c}`).join('')} `));
+      for (const name of [...names, '-h, --help']) {
+        // A subcommand is listed at the start of a line of its parent's help; an option or argument anywhere.
+        if (/^[a-z]/.test(name)) expect(help.stdout, `${command.join(' ')} --help`).to.match(new RegExp(`^ +${name}\\b`, 'm'));
+        else expect(help.stdout, `${command.join(' ')} --help`).to.contain(name);
+      }
+      expect(help.stderr).to.equal('');
+    }
+    // The account commands take no password as an argument.
+    for (const action of ['add', 'passwd']) expect((await lrNode(['account', action, '--help'])).stdout).to.not.contain('--password <');
+  });
+
+  it('--json: services prints the node\'s service documents, harvest a summary, each one JSON value on stdout', async () => {
+    const services = await lrNode(['services', node.url, '--json']);
+    expect(services.code, services.stderr).to.equal(0);
+    expect(services.stdout.endsWith('\n')).to.equal(true);
+    const list = JSON.parse(services.stdout) as Doc[];
+    expect(list.map((s) => s.service_name)).to.include.members(['Basic Publish', 'Basic Harvest', 'OAI-PMH Harvest']);
+    expect(list.find((s) => s.service_name === 'Basic Publish')).to.deep.include({ service_endpoint: `${node.publicUrl}/publish` })
+      .and.have.nested.property('service_data.doc_limit', 1000);
+    const harvested = await lrNode(['harvest', node.url, '--out', 'summary.jsonl', '--json'], { cwd: work });
+    expect(harvested.code, harvested.stderr).to.equal(0);
+    const records = readLines(path.join(work, 'summary.jsonl')).length;
+    expect(records).to.be.greaterThan(0);
+    expect(JSON.parse(harvested.stdout)).to.deep.equal({ OK: true, url: node.url, via: 'json', records, out: 'summary.jsonl' });
+    // No progress lines either: --json is for scripts.
+    expect(harvested.stderr).to.equal('');
+  });
+
+  it('--password (publish and distribute: the client credential) is used and never printed; the account commands refuse it', async () => {
+    const asFlag = await lrNode(['distribute', node.url, '--user', 'ops', '--password', 'cli-admin-phrase-77']);
+    expect(asFlag.code, asFlag.stderr).to.equal(0);
+    expect(asFlag.stdout).to.equal('distributed: the node has no active connection\n');
+    const wrong = await lrNode(['distribute', node.url, '--user', 'ops', '--password', 'not-the-admin-phrase']);
+    expect(wrong.code).to.equal(4);
+    expect(wrong.stdout + wrong.stderr).to.not.contain('not-the-admin-phrase');
+    // The flag wins over LR_PASSWORD.
+    const overrides = await lrNode(['distribute', node.url, '--password', 'cli-admin-phrase-77'], { env: { LR_USER: 'ops', LR_PASSWORD: 'not-the-admin-phrase' } });
+    expect(overrides.code, overrides.stderr).to.equal(0);
+    const input = path.join(work, 'flag.json');
+    fs.writeFileSync(input, JSON.stringify({ documents: (JSON.parse(fs.readFileSync(SAMPLE_CORPUS, 'utf8')) as { documents: Doc[] }).documents.slice(7, 8) }));
+    const published = await lrNode(['publish', node.url, input, '--state', 'flag.state', '--report', 'flag.rejected', '--user', 'pub', '--password', PASSWORD], { cwd: work });
+    expect(published.code, published.stderr).to.equal(0);
+    expect(published.stdout).to.equal(`published 1 documents to ${node.url}: 1 accepted, 0 rejected\n`);
+    expect(published.stdout + published.stderr).to.not.contain(PASSWORD);
+    const noUser = await lrNode(['publish', node.url, input, '--password', PASSWORD], { cwd: work });
+    expect(noUser.code).to.equal(2);
+    expect(noUser.stderr).to.equal('publish: a password was given without a user: add --user or LR_USER\n');
+    for (const action of ['add', 'passwd']) {
+      const refused = await lrNode(['account', action, 'ops', '--password', 'whatever-phrase-1'], { env: { DATA_DIR: node.dataDir } });
+      expect(refused.code).to.equal(2);
+      expect(refused.stderr).to.match(/^error: unknown option '--password'/);
+    }
+  });
+
   it('account: several roles per account; the password only from standard input or a prompt', async () => {
     const dataDir = { DATA_DIR: node.dataDir };
     const added = await lrNode(['account', 'add', 'both', '--role', 'publisher', '--role', 'network_admin', '--password-stdin'], { env: dataDir, stdin: 'two-roles-phrase-42\n' });
@@ -174,18 +251,20 @@ describe('lr-node (the command line)', function () {
     expect(guarded.stdout).to.match(new RegExp(`^FAIL\\t[0-9a-f]{32}\\tno public key from key_location: ${node.url}/pubkey: .*(loopback|private|not allowed).*\\n$`));
   });
 
-  it('retries a 503 after its Retry-After and a dropped connection after a backoff, and goes on', async () => {
-    // The node holds 103 documents by now: two OAI-PMH pages; the second page's request is refused, then dropped.
-    const proxy = await startProxy(node.url, { refuse: (n) => n === 2, drop: (n) => n === 3 });
+  it('retries a 503 no sooner than its Retry-After asks (3 s, not the 1 s backoff) and a dropped connection after a backoff, and goes on', async () => {
+    // The node holds 104 documents by now: two OAI-PMH pages; the second page's request is refused, then dropped.
+    const proxy = await startProxy(node.url, { refuse: (n) => n === 2, retryAfter: '3', drop: (n) => n === 3 });
     try {
-      const started = Date.now();
       const run = await lrNode(['harvest', proxy.url, '--via', 'oai', '--prefix', 'LR_JSON_0.10.0', '--out', 'retry.jsonl'], { cwd: work });
       expect(run.code, run.stderr).to.equal(0);
-      expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 1s\n`);
+      expect(run.stderr).to.contain(`harvest: ${new URL(proxy.url).host} answered 503, retrying in 3s\n`);
       expect(run.stderr).to.match(new RegExp(`^harvest: cannot reach ${new URL(proxy.url).host}: .+, retrying in 2s$`, 'm'));
       expect(proxy.requests).to.have.length(4);
-      expect(Date.now() - started).to.be.greaterThan(3000);
-      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(103);
+      const [, refused, afterRefusal, afterDrop] = proxy.times as [number, number, number, number];
+      // The 503 went out as request 2 arrived: its retry waited the 3 s asked (the default first backoff is 1 s).
+      expect(afterRefusal - refused).to.be.within(2990, 6000);
+      expect(afterDrop - afterRefusal).to.be.within(1990, 5000);
+      expect(readLines(path.join(work, 'retry.jsonl'))).to.have.length(104);
     } finally {
       await proxy.close();
     }

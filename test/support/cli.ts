@@ -55,24 +55,30 @@ export async function lrNode(args: string[], options: { env?: Record<string, str
 /** Control characters other than newline and tab (ANSI escapes, carriage returns, bar redraws). */
 export const CONTROL_CHARACTERS = /[^\P{Cc}\n\t]/u;
 
-/** `requests`: method, path and Content-Length of each request; `bodies`: the body of each POST. */
-export interface Proxy { url: string; requests: string[]; bodies: string[]; close(): Promise<void> }
+/**
+ * `requests`: method, path and Content-Length of each request; `times`: when each arrived
+ * (Date.now()); `bodies`: the body of each POST.
+ */
+export interface Proxy { url: string; requests: string[]; times: number[]; bodies: string[]; close(): Promise<void> }
 
 /**
  * A proxy to `target`: every request waits `delayMs`; the requests for which `refuse` says so
- * get 503 with `Retry-After: 1` instead of reaching the node, those `drop` names a closed connection.
+ * get 503 with `Retry-After: retryAfter` (default 1) instead of reaching the node, those `drop`
+ * names a closed connection.
  */
-export async function startProxy(target: string, options: { delayMs?: number; refuse?: (n: number, url: string) => boolean; drop?: (n: number) => boolean } = {}): Promise<Proxy> {
+export async function startProxy(target: string, options: { delayMs?: number; refuse?: (n: number, url: string) => boolean; retryAfter?: string; drop?: (n: number) => boolean } = {}): Promise<Proxy> {
   const requests: string[] = [];
+  const times: number[] = [];
   const bodies: string[] = [];
   const server = http.createServer((req, res) => {
+    times.push(Date.now());
     const n = requests.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers['content-length'] ?? ''}`.trim());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => setTimeout(() => {
       if (options.drop?.(n)) { req.socket.destroy(); return; }
       if (options.refuse?.(n, req.url ?? '')) {
-        res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' });
+        res.writeHead(503, { 'retry-after': options.retryAfter ?? '1', 'content-type': 'text/plain' });
         res.end('busy');
         return;
       }
@@ -91,6 +97,7 @@ export async function startProxy(target: string, options: { delayMs?: number; re
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    times,
     bodies,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
