@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { register as globalRegistry } from 'prom-client';
 import { addAccount, basicAuth, getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
-import { nsdlDocs } from '../support/documents.js';
-import { startTestNetwork, publish, distribute, settled, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import { startTestNetwork, publish, distribute, settled, authOf, waitFor, storedDocs, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
 import { onCouchDB } from '../support/store.js';
 import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
@@ -99,6 +99,41 @@ describe('/metrics', function () {
     expect(ofB.value('lr_documents_published_total')).to.equal(0);
     expect(ofB.value('lr_http_requests_total', { route: '/publish' })).to.equal(0);
     expect(await globalRegistry.getMetricsAsJSON()).to.deep.equal([]);
+  });
+
+  it('counts arrived documents refused by the inbound checks, by reason, and those the node already holds', async () => {
+    const before = await metricsOf(b);
+    // What a's replicator would send b (_bulk_docs, new_edits false): one new document, one b
+    // already holds (from the distribution above), and three the inbound checks refuse.
+    const [held] = [...(await storedDocs(a)).values()];
+    const [fresh, badSchema, reserved, keptHome] = nsdlDocs(8).slice(4);
+    const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+    const arrived = (id: string, doc: Doc | undefined, fields: Doc = {}): Doc => ({ ...doc, ...stamps, _id: id, _rev: '1-0a1b', doc_ID: id, ...fields });
+    const docs = [
+      held,
+      arrived('incoming-fresh', fresh),
+      arrived('incoming-bad-schema', badSchema, { doc_type: 'not a type' }),
+      arrived('incoming-reserved', reserved, { doc_ID: '_design/evil' }),
+      arrived('incoming-kept-home', keptHome, { do_not_distribute: 'true' }),
+    ];
+    const response = await fetch(`${b.node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...authOf(b.admin), 'content-type': 'application/json' }, body: JSON.stringify({ docs, new_edits: false }) });
+    expect(response.status, await response.clone().text()).to.equal(201);
+    expect(await response.json()).to.deep.equal([]);
+    const after = await metricsOf(b);
+    const moved = (name: string, labels: Record<string, string> = {}): number => after.value(name, labels) - before.value(name, labels);
+
+    expect(moved('lr_incoming_documents_total', { outcome: 'stored' })).to.equal(1);
+    expect(moved('lr_incoming_documents_total', { outcome: 'duplicate' })).to.equal(1);
+    expect(moved('lr_incoming_documents_total', { outcome: 'rejected' })).to.equal(3);
+    // A bad schema and a reserved doc_ID are both invalid documents; do_not_distribute has its own reason.
+    expect(moved('lr_incoming_rejected_total', { reason: 'invalid_document' })).to.equal(2);
+    expect(moved('lr_incoming_rejected_total', { reason: 'do_not_distribute' })).to.equal(1);
+    expect(moved('lr_incoming_rejected_total')).to.equal(3);
+    // Publish's own rejection counter is another one.
+    expect(moved('lr_documents_rejected_total')).to.equal(0);
+    expect(moved('lr_http_requests_total', { service: 'distribute', route: '/incoming/*', method: 'POST', status: '201' })).to.equal(1);
+    expect(after.value('lr_documents_stored')).to.equal(5);
+    expect(after.value('lr_incoming_backlog_documents')).to.equal(0);
   });
 });
 
