@@ -3,11 +3,13 @@
  * that move with requests, publish, distribution and inbound processing; one registry per node
  * (two nodes in this process count apart); view build lag; the loopback monitoring port.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { register as globalRegistry } from 'prom-client';
 import { addAccount, basicAuth, getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
-import { startTestNetwork, publish, distribute, settled, authOf, waitFor, storedDocs, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { startTestNetwork, publish, distribute, settled, authOf, waitFor, storedDocs, connectNodes, outbound, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
 import { onCouchDB } from '../support/store.js';
 import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
@@ -135,7 +137,82 @@ describe('/metrics', function () {
     expect(after.value('lr_documents_stored')).to.equal(5);
     expect(after.value('lr_incoming_backlog_documents')).to.equal(0);
   });
+
+  it('counts a run to a stopped destination as unreachable, and one whose replication fails as failed', async () => {
+    const peer = await refusingPeer(a);
+    try {
+      await connectNodes(a, { ...b, node: { ...b.node, publicUrl: peer.url } }, { credentials: false });
+      const before = await metricsOf(a);
+      await b.node.close();
+      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
+      const toPeer = (await getJson(`${a.node.url}/status`)).body.outbound as Record<string, Record<string, unknown>>;
+      expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed', docs_written: 0, reason: '4 documents were not written' });
+      expect(peer.refused, 'the peer refused the documents a sent').to.be.above(0);
+      const after = await metricsOf(a);
+      const runs = (scraped: typeof after, destination: string, outcome: string): number => scraped.value('lr_distribution_runs_total', { destination, outcome });
+      const stopped = b.node.publicUrl;
+      expect(runs(after, stopped, 'unreachable') - runs(before, stopped, 'unreachable')).to.equal(1);
+      expect(runs(after, stopped, 'ok') - runs(before, stopped, 'ok')).to.equal(0);
+      expect(runs(after, peer.url, 'failed') - runs(before, peer.url, 'failed')).to.equal(1);
+      expect(after.value('lr_distribution_duration_seconds_count', { destination: stopped })).to.equal(2);
+      expect(after.value('lr_distribution_documents_sent_total', { destination: peer.url })).to.equal(0);
+      // The last outcome moved from ok (the run above) to unreachable: 1 for it, 0 for the others.
+      expect(before.value('lr_distribution_last_outcome', { destination: stopped, outcome: 'ok' })).to.equal(1);
+      expect(after.value('lr_distribution_last_outcome', { destination: stopped, outcome: 'unreachable' })).to.equal(1);
+      expect(after.value('lr_distribution_last_outcome', { destination: stopped, outcome: 'ok' })).to.equal(0);
+      expect(after.value('lr_distribution_last_outcome', { destination: peer.url, outcome: 'failed' })).to.equal(1);
+      expect(after.value('lr_distribution_last_outcome', { destination: peer.url })).to.equal(1);
+    } finally {
+      await peer.close();
+    }
+  });
 });
+
+/**
+ * A peer of `source`'s network that answers GET /destination (as `source` answers it, under
+ * another node_id) and the replication protocol's reads at its /incoming, and refuses every
+ * document it is sent, as a CouchDB whose validate_doc_update forbids them would (CouchDB
+ * "Replication Protocol": per-document errors in the _bulk_docs answer).
+ */
+async function refusingPeer(source: NetworkNode): Promise<{ url: string; refused: number; close(): Promise<void> }> {
+  const { body: destination } = await getJson(`${source.node.url}/destination`);
+  const state = { url: '', refused: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> : {};
+      const answer = (status: number, json: unknown): void => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(json)); };
+      if (req.method === 'GET' && path === '/destination') {
+        const info = destination.target_node_info as Record<string, unknown>;
+        answer(200, { ...destination, target_node_info: { ...info, node_id: 'refusing-peer', incoming_url: `${state.url}/incoming` } });
+      } else if (req.method === 'GET' && (path === '/incoming' || path === '/incoming/')) {
+        answer(200, { db_name: 'incoming', doc_count: 0, update_seq: '0', instance_start_time: '0' });
+      } else if (path.startsWith('/incoming/_local/')) {
+        answer(req.method === 'PUT' ? 201 : 404, req.method === 'PUT' ? { ok: true, id: path.slice('/incoming/'.length), rev: '0-1' } : { error: 'not_found', reason: 'missing' });
+      } else if (req.method === 'POST' && path === '/incoming/_revs_diff') {
+        answer(200, Object.fromEntries(Object.entries(body).map(([id, revs]) => [id, { missing: revs }])));
+      } else if (req.method === 'POST' && path === '/incoming/_bulk_docs') {
+        const docs = (body.docs ?? []) as { _id: string; _rev: string }[];
+        state.refused += docs.length;
+        answer(201, docs.map((doc) => ({ id: doc._id, rev: doc._rev, error: 'forbidden', reason: 'this node accepts no documents' })));
+      } else if (req.method === 'POST' && path === '/incoming/_ensure_full_commit') {
+        answer(201, { ok: true, instance_start_time: '0' });
+      } else {
+        answer(404, { error: 'not_found', reason: `${req.method} ${path}` });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    get url() { return state.url; },
+    get refused() { return state.refused; },
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
 
 describe('/metrics view build lag', function () {
   this.timeout(120000);
