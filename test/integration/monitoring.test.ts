@@ -244,6 +244,51 @@ describe('/metrics view build lag', function () {
   });
 });
 
+describe('/metrics and /dashboard incoming backlog', function () {
+  this.timeout(120000);
+  let node: TestNode;
+  const admin = { user: 'backlog-admin', password: 'backlog-admin-password-1' };
+  const headers = { authorization: basicAuth(admin.user, admin.password) };
+
+  before(async () => {
+    node = await startTestNode();
+    await addAccount(node, admin.user, admin.password, 'network_admin');
+  });
+  after(async () => { await node?.stop(); });
+
+  it('shows the documents waiting in incoming while its follower is stopped, and 0 once a restarted node has processed them', async () => {
+    // The node stops its follower this way when it shuts down; the node goes on answering.
+    await node.deps.distribution.follower.stop();
+    // Documents arrive as a replicator writes one with attachments: PUT {docid}?new_edits=false,
+    // into the incoming database, for the follower to process.
+    const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+    const [first, second, third] = nsdlDocs(3);
+    const arrived = [{ ...first, doc_ID: 'waiting-1' }, { ...second, doc_ID: 'waiting-2' }, { ...third, doc_ID: 'waiting-bad', doc_type: 'not a type' }];
+    for (const doc of arrived) {
+      const id = String(doc.doc_ID);
+      const put = await fetch(`${node.url}/incoming/${id}?new_edits=false`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...doc, ...stamps, _id: id, _rev: '1-0c1d' }) });
+      expect(put.status, await put.text()).to.equal(201);
+    }
+    const waiting = await scrape(`${node.url}/metrics`, headers);
+    expect(waiting.value('lr_incoming_backlog_documents')).to.equal(3);
+    expect(waiting.value('lr_incoming_documents_total')).to.equal(0);
+    const page = await (await fetch(`${node.url}/dashboard`, { headers })).text();
+    expect(page).to.contain('<dd id="incoming-backlog">3</dd>');
+
+    // A node started again on the same store resumes from the follower's checkpoint.
+    await node.stop();
+    node = await startTestNode({ dataDir: node.dataDir });
+    const drained = await waitFor('the backlog to drain', async () => {
+      const scraped = await scrape(`${node.url}/metrics`, headers);
+      return scraped.value('lr_incoming_backlog_documents') === 0 ? scraped : undefined;
+    });
+    expect(drained.value('lr_incoming_documents_total', { outcome: 'stored' })).to.equal(2);
+    expect(drained.value('lr_incoming_documents_total', { outcome: 'rejected' })).to.equal(1);
+    expect(drained.value('lr_incoming_rejected_total', { reason: 'invalid_document' })).to.equal(1);
+    expect(await (await fetch(`${node.url}/dashboard`, { headers })).text()).to.contain('<dd id="incoming-backlog">0</dd>');
+  });
+});
+
 describe('the loopback monitoring port (MONITORING_PORT)', function () {
   this.timeout(60000);
   let node: TestNode;
