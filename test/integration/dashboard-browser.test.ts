@@ -2,7 +2,9 @@
  * /dashboard (issue 17) in headless Debian Chromium with a populated node: documents published
  * and distributed to a second node, requests with errors. The figures are checked in the page
  * as served (no script needed) and as drawn (uPlot charts), with no console error (a CSP
- * violation is one); the screenshot is saved under test-output/dashboard/.
+ * violation is one); the screenshots are saved under test-output/dashboard/. Accessibility from
+ * computed styles (test/support/accessibility.ts): the contrast of every text, and Tab through
+ * every focusable element with a visible focus.
  */
 import { expect } from 'chai';
 import { nsdlDocs } from '../support/documents.js';
@@ -10,9 +12,12 @@ import { startTestNetwork, publish, distribute, settled, authOf, type TestNetwor
 import { launchBrowser, Screenshots, type TestBrowser } from '../support/browser.js';
 import { requireProgram } from '../support/programs.js';
 import { onCouchDB } from '../support/store.js';
+import { tabThrough, textContrast } from '../support/accessibility.js';
+import type { Page } from 'playwright-core';
 
 /** The restarts figure is the embedded store supervisor's; Apache CouchDB restarts itself. */
 const RESTARTS = onCouchDB ? 'not applicable (Apache CouchDB)' : '0';
+const shots = new Screenshots('dashboard');
 
 describe('/dashboard in a browser', function () {
   this.timeout(120000);
@@ -20,7 +25,6 @@ describe('/dashboard in a browser', function () {
   let a: NetworkNode;
   let b: NetworkNode;
   let browser: TestBrowser;
-  const shots = new Screenshots('dashboard');
 
   before(async function () {
     requireProgram('chromium');
@@ -93,4 +97,23 @@ describe('/dashboard in a browser', function () {
     expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
     expect(problems).to.deep.equal([]);
   });
+
+  it('has text contrast of at least 4.5:1 (3:1 large) everywhere, and Tab reaches every focusable element with a visible focus', async () => {
+    const { page } = browser;
+    await page.setExtraHTTPHeaders(authOf(a.admin));
+    expect((await page.goto(`${a.node.url}/dashboard`))?.status()).to.equal(200);
+    await page.waitForSelector('#chart-requests canvas');
+    await expectAccessible(page, ['a.skip "Skip to content"', 'a "/metrics"']);
+  });
 });
+
+/** Text contrast of the whole page, then Tab through it: `focusable` in this order, each with a visible focus. */
+async function expectAccessible(page: Page, focusable: string[]): Promise<void> {
+  const contrast = await textContrast(page);
+  expect(contrast.checked, 'text elements checked').to.be.above(30);
+  expect(contrast.problems).to.deep.equal([]);
+  const keyboard = await tabThrough(page);
+  expect(keyboard.problems).to.deep.equal([]);
+  expect(keyboard.focusable).to.deep.equal(focusable);
+  expect(keyboard.reached).to.deep.equal(focusable);
+}
