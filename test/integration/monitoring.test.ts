@@ -3,11 +3,13 @@
  * that move with requests, publish, distribution and inbound processing; one registry per node
  * (two nodes in this process count apart); view build lag; the loopback monitoring port.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { register as globalRegistry } from 'prom-client';
 import { addAccount, basicAuth, getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
-import { nsdlDocs } from '../support/documents.js';
-import { startTestNetwork, publish, distribute, settled, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import { startTestNetwork, publish, distribute, settled, authOf, waitFor, storedDocs, connectNodes, outbound, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
 import { onCouchDB } from '../support/store.js';
 import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
@@ -100,7 +102,117 @@ describe('/metrics', function () {
     expect(ofB.value('lr_http_requests_total', { route: '/publish' })).to.equal(0);
     expect(await globalRegistry.getMetricsAsJSON()).to.deep.equal([]);
   });
+
+  it('counts arrived documents refused by the inbound checks, by reason, and those the node already holds', async () => {
+    const before = await metricsOf(b);
+    // What a's replicator would send b (_bulk_docs, new_edits false): one new document, one b
+    // already holds (from the distribution above), and three the inbound checks refuse.
+    const [held] = [...(await storedDocs(a)).values()];
+    const [fresh, badSchema, reserved, keptHome] = nsdlDocs(8).slice(4);
+    const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+    const arrived = (id: string, doc: Doc | undefined, fields: Doc = {}): Doc => ({ ...doc, ...stamps, _id: id, _rev: '1-0a1b', doc_ID: id, ...fields });
+    const docs = [
+      held,
+      arrived('incoming-fresh', fresh),
+      arrived('incoming-bad-schema', badSchema, { doc_type: 'not a type' }),
+      arrived('incoming-reserved', reserved, { doc_ID: '_design/evil' }),
+      arrived('incoming-kept-home', keptHome, { do_not_distribute: 'true' }),
+    ];
+    const response = await fetch(`${b.node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...authOf(b.admin), 'content-type': 'application/json' }, body: JSON.stringify({ docs, new_edits: false }) });
+    expect(response.status, await response.clone().text()).to.equal(201);
+    expect(await response.json()).to.deep.equal([]);
+    const after = await metricsOf(b);
+    const moved = (name: string, labels: Record<string, string> = {}): number => after.value(name, labels) - before.value(name, labels);
+
+    expect(moved('lr_incoming_documents_total', { outcome: 'stored' })).to.equal(1);
+    expect(moved('lr_incoming_documents_total', { outcome: 'duplicate' })).to.equal(1);
+    expect(moved('lr_incoming_documents_total', { outcome: 'rejected' })).to.equal(3);
+    // A bad schema and a reserved doc_ID are both invalid documents; do_not_distribute has its own reason.
+    expect(moved('lr_incoming_rejected_total', { reason: 'invalid_document' })).to.equal(2);
+    expect(moved('lr_incoming_rejected_total', { reason: 'do_not_distribute' })).to.equal(1);
+    expect(moved('lr_incoming_rejected_total')).to.equal(3);
+    // Publish's own rejection counter is another one.
+    expect(moved('lr_documents_rejected_total')).to.equal(0);
+    expect(moved('lr_http_requests_total', { service: 'distribute', route: '/incoming/*', method: 'POST', status: '201' })).to.equal(1);
+    expect(after.value('lr_documents_stored')).to.equal(5);
+    expect(after.value('lr_incoming_backlog_documents')).to.equal(0);
+  });
+
+  it('counts a run to a stopped destination as unreachable, and one whose replication fails as failed', async () => {
+    const peer = await refusingPeer(a);
+    try {
+      await connectNodes(a, { ...b, node: { ...b.node, publicUrl: peer.url } }, { credentials: false });
+      const before = await metricsOf(a);
+      await b.node.close();
+      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
+      const toPeer = (await getJson(`${a.node.url}/status`)).body.outbound as Record<string, Record<string, unknown>>;
+      expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed', docs_written: 0, reason: '4 documents were not written' });
+      expect(peer.refused, 'the peer refused the documents a sent').to.be.above(0);
+      const after = await metricsOf(a);
+      const runs = (scraped: typeof after, destination: string, outcome: string): number => scraped.value('lr_distribution_runs_total', { destination, outcome });
+      const stopped = b.node.publicUrl;
+      expect(runs(after, stopped, 'unreachable') - runs(before, stopped, 'unreachable')).to.equal(1);
+      expect(runs(after, stopped, 'ok') - runs(before, stopped, 'ok')).to.equal(0);
+      expect(runs(after, peer.url, 'failed') - runs(before, peer.url, 'failed')).to.equal(1);
+      expect(after.value('lr_distribution_duration_seconds_count', { destination: stopped })).to.equal(2);
+      expect(after.value('lr_distribution_documents_sent_total', { destination: peer.url })).to.equal(0);
+      // The last outcome moved from ok (the run above) to unreachable: 1 for it, 0 for the others.
+      expect(before.value('lr_distribution_last_outcome', { destination: stopped, outcome: 'ok' })).to.equal(1);
+      expect(after.value('lr_distribution_last_outcome', { destination: stopped, outcome: 'unreachable' })).to.equal(1);
+      expect(after.value('lr_distribution_last_outcome', { destination: stopped, outcome: 'ok' })).to.equal(0);
+      expect(after.value('lr_distribution_last_outcome', { destination: peer.url, outcome: 'failed' })).to.equal(1);
+      expect(after.value('lr_distribution_last_outcome', { destination: peer.url })).to.equal(1);
+    } finally {
+      await peer.close();
+    }
+  });
 });
+
+/**
+ * A peer of `source`'s network that answers GET /destination (as `source` answers it, under
+ * another node_id) and the replication protocol's reads at its /incoming, and refuses every
+ * document it is sent, as a CouchDB whose validate_doc_update forbids them would (CouchDB
+ * "Replication Protocol": per-document errors in the _bulk_docs answer).
+ */
+async function refusingPeer(source: NetworkNode): Promise<{ url: string; refused: number; close(): Promise<void> }> {
+  const { body: destination } = await getJson(`${source.node.url}/destination`);
+  const state = { url: '', refused: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> : {};
+      const answer = (status: number, json: unknown): void => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(json)); };
+      if (req.method === 'GET' && path === '/destination') {
+        const info = destination.target_node_info as Record<string, unknown>;
+        answer(200, { ...destination, target_node_info: { ...info, node_id: 'refusing-peer', incoming_url: `${state.url}/incoming` } });
+      } else if (req.method === 'GET' && (path === '/incoming' || path === '/incoming/')) {
+        answer(200, { db_name: 'incoming', doc_count: 0, update_seq: '0', instance_start_time: '0' });
+      } else if (path.startsWith('/incoming/_local/')) {
+        answer(req.method === 'PUT' ? 201 : 404, req.method === 'PUT' ? { ok: true, id: path.slice('/incoming/'.length), rev: '0-1' } : { error: 'not_found', reason: 'missing' });
+      } else if (req.method === 'POST' && path === '/incoming/_revs_diff') {
+        answer(200, Object.fromEntries(Object.entries(body).map(([id, revs]) => [id, { missing: revs }])));
+      } else if (req.method === 'POST' && path === '/incoming/_bulk_docs') {
+        const docs = (body.docs ?? []) as { _id: string; _rev: string }[];
+        state.refused += docs.length;
+        answer(201, docs.map((doc) => ({ id: doc._id, rev: doc._rev, error: 'forbidden', reason: 'this node accepts no documents' })));
+      } else if (req.method === 'POST' && path === '/incoming/_ensure_full_commit') {
+        answer(201, { ok: true, instance_start_time: '0' });
+      } else {
+        answer(404, { error: 'not_found', reason: `${req.method} ${path}` });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    get url() { return state.url; },
+    get refused() { return state.refused; },
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
 
 describe('/metrics view build lag', function () {
   this.timeout(120000);
@@ -129,6 +241,51 @@ describe('/metrics view build lag', function () {
     const listed = await fetch(`${node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=nsdl_dc`);
     expect(listed.status).to.equal(200);
     expect(await lag('oai-pmh')).to.equal(0);
+  });
+});
+
+describe('/metrics and /dashboard incoming backlog', function () {
+  this.timeout(120000);
+  let node: TestNode;
+  const admin = { user: 'backlog-admin', password: 'backlog-admin-password-1' };
+  const headers = { authorization: basicAuth(admin.user, admin.password) };
+
+  before(async () => {
+    node = await startTestNode();
+    await addAccount(node, admin.user, admin.password, 'network_admin');
+  });
+  after(async () => { await node?.stop(); });
+
+  it('shows the documents waiting in incoming while its follower is stopped, and 0 once a restarted node has processed them', async () => {
+    // The node stops its follower this way when it shuts down; the node goes on answering.
+    await node.deps.distribution.follower.stop();
+    // Documents arrive as a replicator writes one with attachments: PUT {docid}?new_edits=false,
+    // into the incoming database, for the follower to process.
+    const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+    const [first, second, third] = nsdlDocs(3);
+    const arrived = [{ ...first, doc_ID: 'waiting-1' }, { ...second, doc_ID: 'waiting-2' }, { ...third, doc_ID: 'waiting-bad', doc_type: 'not a type' }];
+    for (const doc of arrived) {
+      const id = String(doc.doc_ID);
+      const put = await fetch(`${node.url}/incoming/${id}?new_edits=false`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...doc, ...stamps, _id: id, _rev: '1-0c1d' }) });
+      expect(put.status, await put.text()).to.equal(201);
+    }
+    const waiting = await scrape(`${node.url}/metrics`, headers);
+    expect(waiting.value('lr_incoming_backlog_documents')).to.equal(3);
+    expect(waiting.value('lr_incoming_documents_total')).to.equal(0);
+    const page = await (await fetch(`${node.url}/dashboard`, { headers })).text();
+    expect(page).to.contain('<dd id="incoming-backlog">3</dd>');
+
+    // A node started again on the same store resumes from the follower's checkpoint.
+    await node.stop();
+    node = await startTestNode({ dataDir: node.dataDir });
+    const drained = await waitFor('the backlog to drain', async () => {
+      const scraped = await scrape(`${node.url}/metrics`, headers);
+      return scraped.value('lr_incoming_backlog_documents') === 0 ? scraped : undefined;
+    });
+    expect(drained.value('lr_incoming_documents_total', { outcome: 'stored' })).to.equal(2);
+    expect(drained.value('lr_incoming_documents_total', { outcome: 'rejected' })).to.equal(1);
+    expect(drained.value('lr_incoming_rejected_total', { reason: 'invalid_document' })).to.equal(1);
+    expect(await (await fetch(`${node.url}/dashboard`, { headers })).text()).to.contain('<dd id="incoming-backlog">0</dd>');
   });
 });
 

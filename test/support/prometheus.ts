@@ -21,13 +21,18 @@ export class Scrape {
     return this.families.find((family) => family.name === name);
   }
 
+  /** Every sample named `name` (a histogram's `name_bucket`, `name_sum` and `name_count` included), with its labels. */
+  samples(name: string): { labels: Record<string, string>; value: number }[] {
+    // A histogram's series interleave (buckets, sum, count per label set): a name recurs.
+    return this.series.filter((family) => family.name === name).flatMap((family) => family.metrics)
+      .map((sample) => ({ labels: sample.labels ?? {}, value: Number(sample.value ?? 0) }));
+  }
+
   /** Sum of the samples of `name` whose labels include `labels`; 0 when none. A histogram's `name_count` counts its observations. */
   value(name: string, labels: Record<string, string> = {}): number {
-    // A histogram's series interleave (buckets, sum, count per label set): a name recurs.
-    const samples = this.series.filter((family) => family.name === name).flatMap((family) => family.metrics);
-    return samples
-      .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value))
-      .reduce((sum, sample) => sum + Number(sample.value ?? 0), 0);
+    return this.samples(name)
+      .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+      .reduce((sum, sample) => sum + sample.value, 0);
   }
 }
 
