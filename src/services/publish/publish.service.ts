@@ -13,7 +13,7 @@ import { nodeTimestamp } from '../../domain/timestamps.js';
 import { keyIdsOfArmored } from '../../domain/replacement.js';
 import { OWNER_FIELD } from '../../domain/ownership.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
-import { replacementRefusal, storeWithTombstones } from './replacement-writes.js';
+import { replacementRefusal, storeWithTombstones, type WriteOutcome } from './replacement-writes.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from './document-checks.js';
@@ -50,6 +50,13 @@ export interface EnvelopeSigner {
 
 /** One submitted document after the per-document checks (which run for the whole batch at once). */
 type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome };
+
+/** A batch this large is written in slices, each while the next is checked (processBatch). */
+const PIPELINE_MIN = 200;
+const PIPELINE_SLICES = 4;
+
+/** A slice's write, settled: the conflicts it met, or the store error that failed it. */
+interface WriteSettled { conflicts: Accepted[]; error?: unknown }
 
 export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
@@ -121,34 +128,50 @@ export class PublishService {
       .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
-    // The checks of each document (proxy signing and signature verification in the worker pool)
-    // run for the whole batch at once, beside that read; what depends on the order of the batch
-    // follows, in order.
-    const [state, checked, nodeKeyIds] = await Promise.all([
-      this.intake.store.getMany(replaced),
-      Promise.all(documents.map((raw) => this.checkDocument(raw, context, account, keys))),
-      this.nodeKeyIds(keys.publicKey),
-    ]);
-    const batch: Batch = { context, nodeId, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, state, account };
+    const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds(keys.publicKey)]);
+    // A large batch of documents that replace nothing is checked and written in slices: the store
+    // writes one slice while the node checks the next (the store is another process, or another
+    // server), so the batch's answer waits for the store's writes plus one slice's checks instead
+    // of the checks of the whole batch. Replacements keep one write (their tombstones follow it).
+    const sliceSize = dryRun || replaced.length > 0 || documents.length < PIPELINE_MIN ? documents.length : Math.ceil(documents.length / PIPELINE_SLICES);
+    let batch: Batch | undefined;
     const accepted: Accepted[] = [];
+    const writes: Promise<WriteSettled>[] = [];
     const inBatch = new Set<string>();
-
-    for (const [index, outcome] of checked.entries()) {
-      const result = results[index] as DocumentResult;
-      if ('error' in outcome) { result.error = outcome.error; continue; }
-      const { doc } = outcome;
-      const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
-      // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
-      const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
-      result.doc_ID = docId;
-      if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
-      const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
-      const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !state.has(docId) }, docId, batch);
-      if ('error' in prepared) { result.error = prepared.error; continue; }
-      accepted.push(prepared);
-      state.set(docId, prepared.doc);
-      inBatch.add(docId);
+    for (let start = 0; start < documents.length; start += sliceSize) {
+      // The checks of each document (proxy signing and signature verification in the worker pool)
+      // run for the whole slice at once; what depends on the order of the batch follows, in order.
+      const checked = await Promise.all(documents.slice(start, start + sliceSize).map((raw) => this.checkDocument(raw, context, account, keys)));
+      if (!batch) {
+        const [state, nodeKeyIds] = await stateRead;
+        batch = { context, nodeId, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, state, account };
+      }
+      const sliceAccepted: Accepted[] = [];
+      for (const [offset, outcome] of checked.entries()) {
+        const index = start + offset;
+        const result = results[index] as DocumentResult;
+        if ('error' in outcome) { result.error = outcome.error; continue; }
+        const { doc } = outcome;
+        const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
+        // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
+        const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
+        result.doc_ID = docId;
+        if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
+        const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
+        const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !batch.state.has(docId) }, docId, batch);
+        if ('error' in prepared) { result.error = prepared.error; continue; }
+        sliceAccepted.push(prepared);
+        batch.state.set(docId, prepared.doc);
+        inBatch.add(docId);
+      }
+      accepted.push(...sliceAccepted);
+      if (dryRun || sliceAccepted.length === 0) continue;
+      // Settled here, awaited after the last slice: a failed write is never an unhandled rejection.
+      writes.push(this.writeSlice(sliceAccepted, results, batch).then((conflicts) => ({ conflicts }), (error: unknown) => ({ conflicts: [], error })));
+      // Let the request leave before the next slice's checks take the event loop.
+      if (start + sliceSize < documents.length) await new Promise((resolve) => setImmediate(resolve));
     }
+    if (!batch) throw new Error('a publish batch has at least one document');
     if (dryRun) {
       await this.resolveExisting(accepted, batch);
       for (const entry of accepted) {
@@ -157,7 +180,10 @@ export class PublishService {
         else result.OK = true;
       }
     } else {
-      await this.storeAccepted(accepted, results, batch);
+      const settled = await Promise.all(writes);
+      const failed = settled.find((write) => write.error !== undefined);
+      if (failed) throw failed.error;
+      await this.updateExisting(settled.flatMap((write) => write.conflicts), results, batch);
       this.metrics.publishResults(results);
     }
     return { OK: true, document_results: results.map((r) => (r.OK ? { doc_ID: r.doc_ID, OK: true } : r)) };
@@ -243,21 +269,26 @@ export class PublishService {
     return { doc, signature: signedByNode ?? checked.signature };
   }
 
-  private async storeAccepted(accepted: Accepted[], results: DocumentResult[], batch: Batch): Promise<void> {
-    const record = (entries: Accepted[], outcomes: { ok: boolean; error?: string }[]): Accepted[] => {
-      const conflicts: Accepted[] = [];
-      for (const [position, outcome] of outcomes.entries()) {
-        const entry = entries[position] as Accepted;
-        const result = results[entry.index] as DocumentResult;
-        if (outcome.ok) { result.OK = true; continue; }
-        if (outcome.error === 'conflict' && entry.optimistic) conflicts.push(entry);
-        else result.error = `publish failed: ${outcome.error}`;
-      }
-      return conflicts;
-    };
-    const conflicts = record(accepted, await storeWithTombstones(this.intake.store, accepted, batch.state, batch.now));
+  /** Records the outcome of each write; returns the optimistic writes that met an existing doc_ID. */
+  private recordWrites(entries: Accepted[], outcomes: WriteOutcome[], results: DocumentResult[]): Accepted[] {
+    const conflicts: Accepted[] = [];
+    for (const [position, outcome] of outcomes.entries()) {
+      const entry = entries[position] as Accepted;
+      const result = results[entry.index] as DocumentResult;
+      if (outcome.ok) { result.OK = true; continue; }
+      if (outcome.error === 'conflict' && entry.optimistic) conflicts.push(entry);
+      else result.error = `publish failed: ${outcome.error}`;
+    }
+    return conflicts;
+  }
+
+  private async writeSlice(accepted: Accepted[], results: DocumentResult[], batch: Batch): Promise<Accepted[]> {
+    return this.recordWrites(accepted, await storeWithTombstones(this.intake.store, accepted, batch.state, batch.now), results);
+  }
+
+  /** The supplied doc_IDs that exist already: same-doc_ID updates under the replacement policy. */
+  private async updateExisting(conflicts: Accepted[], results: DocumentResult[], batch: Batch): Promise<void> {
     if (conflicts.length === 0) return;
-    // The supplied doc_IDs that exist already: same-doc_ID updates under the replacement policy.
     const found = await this.intake.store.getMany(conflicts.map((entry) => entry.doc._id));
     const retry: Accepted[] = [];
     for (const entry of conflicts) {
@@ -269,6 +300,6 @@ export class PublishService {
       if ('error' in prepared) result.error = prepared.error;
       else retry.push(prepared);
     }
-    record(retry, await storeWithTombstones(this.intake.store, retry, batch.state, batch.now));
+    this.recordWrites(retry, await storeWithTombstones(this.intake.store, retry, batch.state, batch.now), results);
   }
 }
