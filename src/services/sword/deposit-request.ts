@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parse as parseContentType } from 'content-type';
 import { SwordError } from './sword-error.js';
 
 export interface DepositHeaders {
@@ -42,8 +43,7 @@ function filenameOf(raw: string): string | undefined {
 export function parseDepositHeaders(get: (name: string) => string): DepositHeaders {
   // Only JSON resource data description documents are deposited (spec "SWORD publish"), and no
   // packages: the profile answers unsupported content and packaging with 415 ErrorContent.
-  const mediaType = (get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-  if (mediaType !== 'application/json') {
+  if (parseContentType(get('content-type'), { parameters: false }).type !== 'application/json') {
     throw new SwordError('ErrorContent', 'only application/json (one resource data description document) is accepted');
   }
   if (get('x-packaging').trim() !== '') throw new SwordError('ErrorContent', 'packaged deposits (X-Packaging) are not supported');
