@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType } from 'content-type';
+import getRawBody from 'raw-body';
 import { SwordError } from './sword-error.js';
 
 export interface DepositHeaders {
@@ -66,27 +67,14 @@ const tooLarge = (limit: number): SwordError =>
  * Reads the body up to `limit` bytes. Past the limit the rest is drained unread (not destroyed,
  * so the client still receives the 413 sword:error instead of a reset connection).
  */
-export function readDepositBody(req: IncomingMessage, limit: number | undefined): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (limit && Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge(limit));
+export async function readDepositBody(req: IncomingMessage, limit: number | undefined): Promise<Buffer> {
+  try {
+    return await getRawBody(req, { limit: limit || null, length: req.headers['content-length'] ?? null });
+  } catch (error) {
+    if ((error as { status?: number }).status !== 413) throw error;
+    req.resume(); // raw-body leaves the request paused
+    throw tooLarge(limit as number);
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (): void => { req.off('data', onData); req.off('end', onEnd); req.off('error', onError); };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (limit && size > limit) { stop(); req.resume(); reject(tooLarge(limit)); return; }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => { stop(); resolve(Buffer.concat(chunks, size)); };
-    const onError = (error: Error): void => { stop(); reject(error); };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
 }
 
 /** Profile 1.5: a Content-MD5 that does not match the body is 412 ErrorChecksumMismatch. */
