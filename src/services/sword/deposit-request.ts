@@ -35,6 +35,7 @@ function md5Digest(raw: string): Buffer | undefined {
   throw new SwordError('ErrorBadRequest', 'Content-MD5 must be an MD5 digest in hex or base64');
 }
 
+// Ours: clients commonly send `filename=x` with no disposition type, which content-disposition (strict RFC 6266) refuses.
 function filenameOf(raw: string): string | undefined {
   const match = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(raw);
   const name = match?.[1] ?? match?.[2];
