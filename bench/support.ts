@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { RunningNode } from '../src/runtime.js';
 import { AccountRepository, type AccountRole } from '../src/storage/account-repository.js';
 import { hashPassword } from '../src/domain/password.js';
@@ -132,21 +133,21 @@ export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
 export interface BenchOptions { couchdb: string | undefined; docs: number; page: number }
 
 export function benchOptions(defaults: { docs: number; docsEnv: string; page?: number; pageEnv?: string }, argv = process.argv.slice(3)): BenchOptions {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, value] = [argv[i] as string, argv[i + 1]];
-    if (!['--couchdb', '--docs', '--page'].includes(flag) || value === undefined) throw new Error(`unknown option or missing value: ${flag} (options: --couchdb URL, --docs N, --page N)`);
-    flags.set(flag, value);
+  let flags: { couchdb?: string; docs?: string; page?: string };
+  try {
+    ({ values: flags } = parseArgs({ args: argv, options: { couchdb: { type: 'string' }, docs: { type: 'string' }, page: { type: 'string' } } }));
+  } catch (error) {
+    throw new Error(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} (options: --couchdb URL, --docs N, --page N)`, { cause: error });
   }
-  const count = (flag: string, env: string | undefined, fallback: number): number => {
-    const raw = flags.get(flag) ?? (env ? process.env[env] : undefined);
+  const count = (flag: 'docs' | 'page', env: string | undefined, fallback: number): number => {
+    const raw = flags[flag] ?? (env ? process.env[env] : undefined);
     const value = raw === undefined || raw === '' ? fallback : Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive whole number, not ${raw}`);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} must be a positive whole number, not ${raw}`);
     return value;
   };
-  const couchdb = flags.get('--couchdb') ?? (process.env.BENCH_COUCHDB_URL || undefined);
+  const couchdb = flags.couchdb ?? (process.env.BENCH_COUCHDB_URL || undefined);
   if (couchdb !== undefined && !/^https?:\/\/[^/]/.test(couchdb)) throw new Error('--couchdb must be an http(s) URL of a CouchDB 3.x server with admin credentials');
-  return { couchdb, docs: count('--docs', defaults.docsEnv, defaults.docs), page: count('--page', defaults.pageEnv, defaults.page ?? 1) };
+  return { couchdb, docs: count('docs', defaults.docsEnv, defaults.docs), page: count('page', defaults.pageEnv, defaults.page ?? 1) };
 }
 
 /** A CouchDB 3.x a run measures: its admin URL, and the prefix of every database the run creates there. */

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { loadConfig, type NodeConfig } from '../src/config/index.js';
 import { createLogger } from '../src/http/logger.js';
@@ -88,20 +89,17 @@ export async function stopNetwork(nodes: NetworkNode[]): Promise<void> {
   await Promise.all(nodes.map((entry) => entry.node.close()));
 }
 
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
-
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const count = Number(option(args, '--nodes') ?? '3');
-  const topology = option(args, '--topology') ?? 'chain';
-  const basePort = Number(option(args, '--base-port') ?? '8081');
+  const { values: args } = parseArgs({
+    options: { nodes: { type: 'string', default: '3' }, topology: { type: 'string', default: 'chain' }, 'base-port': { type: 'string', default: '8081' }, 'data-dir': { type: 'string' } },
+  });
+  const count = Number(args.nodes);
+  const topology = args.topology;
+  const basePort = Number(args['base-port']);
   if (!Number.isInteger(count) || count < 1 || count > 20) throw new Error('--nodes must be 1 to 20');
   if (topology !== 'chain' && topology !== 'ring') throw new Error('--topology must be chain or ring');
   if (!Number.isInteger(basePort) || basePort < 0 || basePort > 65535 - count) throw new Error('--base-port must be a port number (0: free ports)');
-  const dataDir = option(args, '--data-dir');
+  const dataDir = args['data-dir'];
   const nodes = await startNetwork({ nodes: count, topology, basePort, ...(dataDir ? { dataDir: path.resolve(dataDir) } : {}) });
   const ring = topology === 'ring' && count > 2;
   process.stdout.write(`${count} nodes, ${topology}: ${nodes.map((n) => n.name).join(' → ')}${ring ? ` → ${nodes[0]?.name}` : ''}\n\n`);

@@ -10,6 +10,7 @@ export async function readStdin(): Promise<string> {
   return data.replace(/\r?\n$/, '');
 }
 
+// Ours: the one prompt library installed (prompts, dependency-cruiser's) draws its own symbols and colours around the prompt.
 export async function readHidden(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) throw usageError('no terminal to read the password from: use --password-stdin or LR_PASSWORD');
   process.stderr.write(prompt);

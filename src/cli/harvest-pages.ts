@@ -6,6 +6,7 @@
  * `{"header", "metadata": "<xml>"}` for any other OAI-PMH format.
  */
 import { DOMParser, XMLSerializer, type Element } from '@xmldom/xmldom';
+import { parse as parseContentType } from 'content-type';
 import { refusedError } from './errors.js';
 import { endpoint, jsonOf, request, type RetryPolicy } from './http-client.js';
 
@@ -35,13 +36,19 @@ export function pageUrl(query: HarvestQuery, token: string | null): string {
   return url.toString();
 }
 
+/** application/json or an application/…+json type (RFC 6839), whatever its parameters. */
+function isJsonType(contentType: string): boolean {
+  const { type } = parseContentType(contentType, { parameters: false });
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
 export async function fetchPage(query: HarvestQuery, token: string | null, policy: RetryPolicy): Promise<HarvestPage> {
   const answer = await request(pageUrl(query, token), { headers: { accept: query.via === 'json' ? 'application/json' : 'text/xml' } }, policy);
   if (answer.status !== 200) throw refusedError(`harvest: HTTP ${answer.status} from ${new URL(query.url).host}: ${answer.text.slice(0, 200).replace(/\s+/g, ' ')}`);
   // A Learning Registry node answers OAI-PMH requests for its JSON metadata prefix as Basic
   // Harvest does, in JSON (spec "OAI-PMH Harvest": "behaves as basic harvest"); any other
   // answer is OAI-PMH XML.
-  const json = query.via === 'json' || /^application\/(?:[\w.+-]+\+)?json\b/i.test(answer.headers.get('content-type') ?? '');
+  const json = query.via === 'json' || isJsonType(answer.headers.get('content-type') ?? '');
   return json ? jsonPage(jsonOf(answer, 'harvest')) : oaiPage(answer.text);
 }
 

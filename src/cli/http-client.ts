@@ -40,6 +40,7 @@ export function endpoint(base: string, servicePath: string): string {
 }
 
 /** Milliseconds a `Retry-After` value asks for, or undefined when absent or unreadable. */
+// Ours: delay-seconds or an HTTP-date, which Date.parse reads; no dependency of ours exports an HTTP-date parser.
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;

@@ -49,6 +49,7 @@ export class TokenCodec {
     if (this.key.length < 16) throw new Error('the resumption-token secret is too short');
   }
 
+  // node:crypto's HMAC, not a JWS (jose): a header segment would lengthen every token in a URL and retire the ones issued.
   private mac(body: string): Buffer {
     return createHmac('sha256', this.key).update(body).digest();
   }

@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
+import basicAuth from 'basic-auth';
 import PouchDB from 'pouchdb-core';
 import leveldbAdapter from 'pouchdb-adapter-leveldb';
 import httpAdapter from 'pouchdb-adapter-http';
@@ -55,12 +56,8 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 function isAdmin(header: string | undefined, settings: ChildSettings): boolean {
-  const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
-  if (!match?.[1]) return false;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return false;
-  return sameSecret(decoded.slice(0, colon), settings.user) && sameSecret(decoded.slice(colon + 1), settings.password);
+  const credentials = header === undefined ? undefined : basicAuth.parse(header);
+  return credentials !== undefined && sameSecret(credentials.name, settings.user) && sameSecret(credentials.pass, settings.password);
 }
 
 async function main(): Promise<void> {

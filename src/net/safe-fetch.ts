@@ -18,6 +18,7 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
+import { parse as parseContentType } from 'content-type';
 import { Agent, errors, request as undiciRequest } from 'undici';
 import { classifyAddress, type AddressKind } from './ip-address.js';
 
@@ -121,8 +122,7 @@ function bareHost(url: URL): string {
 }
 
 function charsetOf(contentType: string | null): string {
-  const match = contentType ? /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType) : null;
-  return match?.[1] ?? 'utf-8';
+  return (contentType && parseContentType(contentType).parameters.charset) || 'utf-8';
 }
 
 function decode(body: Buffer, contentType: string | null): string {

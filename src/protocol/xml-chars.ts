@@ -20,6 +20,7 @@ export function xmlText(text: string): string {
 }
 
 /** Text or a double-quoted attribute value written directly (the record hot path of render.ts). */
+// Ours: xmlbuilder2 exports no escaping function, escape-html also writes ' as &#39;, and neither replaces what XML cannot carry.
 export function escapeXml(text: string): string {
   return xmlSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -30,6 +30,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** The value at a JSON Pointer (ajv `instancePath`), or undefined. */
+// Ours: RFC 6901's two escapes; ajv exports no pointer lookup and no pointer library is among our dependencies.
 function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
   let current: unknown = root;

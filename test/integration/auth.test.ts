@@ -92,6 +92,26 @@ describe('/auth (HTTP)', () => {
     expect((await account('gina@example.org'))?.password).to.equal(undefined);
   });
 
+  it('a form over 8 KiB is answered 413, its length declared or not, and a body that is no form 415; nothing changes', async () => {
+    const { jar } = await signInWithoutBrowser(node.url, 'ines');
+    const csrf = await csrfOf(jar, node.url);
+    const big = new URLSearchParams({ csrf, password: STRONG, confirmation: STRONG, pad: 'x'.repeat(9000) }).toString();
+    const declared = await postForm(jar, `${node.url}/auth/password`, { csrf, password: STRONG, confirmation: STRONG, pad: 'x'.repeat(9000) });
+    expect(declared.status).to.equal(413);
+    expect(declared.text).to.contain('The form is too large.');
+    const chunks = [big.slice(0, 4000), big.slice(4000)];
+    const streamed = await jar.fetch(`${node.url}/auth/password`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, duplex: 'half',
+      body: new ReadableStream({ pull(controller) { const next = chunks.shift(); if (next === undefined) controller.close(); else controller.enqueue(new TextEncoder().encode(next)); } }),
+    } as RequestInit);
+    expect(streamed.status).to.equal(413);
+    expect(await streamed.text()).to.contain('The form is too large.');
+    const json = await jar.fetch(`${node.url}/auth/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ csrf, password: STRONG, confirmation: STRONG }) });
+    expect(json.status).to.equal(415);
+    expect((await account('ines@example.org'))?.password).to.equal(undefined);
+    expect((await postForm(jar, `${node.url}/auth/password`, { csrf, password: STRONG, confirmation: STRONG })).status).to.equal(200);
+  });
+
   it('refuses a weak password and differing confirmation; a strong one works with Basic publishing', async () => {
     const { jar } = await signInWithoutBrowser(node.url, 'hugo');
     const csrf = await csrfOf(jar, node.url);

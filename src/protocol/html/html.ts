@@ -1,16 +1,13 @@
 /**
  * A tiny HTML template: `html\`...\`` escapes every interpolated value unless it is already
  * SafeHtml (the result of another `html` template), so user data can never become markup.
+ * Escaping is escape-html's (& < > " ' as entities).
  */
+import escapeHtml from 'escape-html';
+
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string { return this.value; }
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
 export type HtmlValue = SafeHtml | string | number | boolean | undefined | null | readonly HtmlValue[];

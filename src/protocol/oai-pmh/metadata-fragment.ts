@@ -31,6 +31,7 @@ function doctypeEnd(text: string, start: number): number {
   return -1;
 }
 
+// Ours: cut as text before saxes runs (it refuses a DOCTYPE); finding the root with saxes would parse each document twice.
 export function stripProlog(text: string): string {
   let rest = text.replace(/^\uFEFF/, '').replace(DECLARATION, '');
   for (;;) {

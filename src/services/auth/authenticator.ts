@@ -6,19 +6,17 @@
  * Bearer tokens issued at /auth ("switching to OAuth", RFC 6750) are accepted in the same place.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import basicAuth from 'basic-auth';
 import type { Account, AccountRepository } from '../../storage/account-repository.js';
 import { verifyPassword } from '../../domain/password.js';
 import { parseBearerToken, tokenMatches } from './bearer-token.js';
 
 export interface Credentials { user: string; password: string }
 
+/** The credentials of a Basic Authorization header (basic-auth); an empty user-id names no account. */
 export function parseBasicAuth(header: string | undefined): Credentials | undefined {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!match?.[1]) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return undefined;
-  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const parsed = header === undefined ? undefined : basicAuth.parse(header);
+  return parsed && parsed.name !== '' ? { user: parsed.name, password: parsed.pass } : undefined;
 }
 
 const CACHE_MS = 60_000;

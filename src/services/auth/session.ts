@@ -22,6 +22,7 @@ export interface LoginState { state: string; nonce: string; verifier: string; ex
 export class CookieSigner {
   constructor(private readonly secret: string, private readonly secure: boolean) {}
 
+  // node:crypto's HMAC, not koa's signed cookies: keygrip signs with the process's app.keys in a second .sig cookie; our secret is CouchDB's.
   private mac(payload: string, cookie: string): Buffer {
     return createHmac('sha256', this.secret).update(`${cookie}\0${payload}`).digest();
   }

@@ -16,7 +16,9 @@
  * leaves one to retry, a 503, so the replicator sends the batch again (the stored part is then
  * a duplicate). The checkpoints (`_local`) and `_revs_diff` still go to the incoming database.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
+import getRawBody from 'raw-body';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
 import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
@@ -47,17 +49,14 @@ function segmentsOf(path: string): string[] | undefined {
   }
 }
 
-async function readBody(stream: NodeJS.ReadableStream, declaredLength: number | undefined): Promise<Buffer> {
-  // A declared length over the limit is refused before a byte is read.
-  if (declaredLength !== undefined && declaredLength > BODY_LIMIT) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw tooLarge();
-    chunks.push(chunk as Buffer);
+/** The body up to BODY_LIMIT; a declared length over it is refused before a byte is read. */
+async function readBody(stream: IncomingMessage, declaredLength: number | undefined): Promise<Buffer> {
+  try {
+    return await getRawBody(stream, { limit: BODY_LIMIT, length: declaredLength });
+  } catch (error) {
+    if ((error as { status?: number }).status === 413) throw tooLarge();
+    throw error;
   }
-  return Buffer.concat(chunks);
 }
 
 /** `_bulk_docs` may carry resource documents only: an id starting with `_` would be a design or local document. */

@@ -23,6 +23,7 @@ const SECOND = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 interface ParsedDate { value: string; granularity: Granularity }
 
 /** A real calendar date and time of one of the two forms, or undefined. */
+// Ours: OAI-PMH allows exactly these two forms (§3.3.1); ISO 8601 parsers and Date.parse accept many more.
 export function parseDatestamp(text: string): ParsedDate | undefined {
   const match = SECOND.exec(text) ?? DAY.exec(text);
   if (!match) return undefined;

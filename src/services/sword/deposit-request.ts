@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parse as parseContentType } from 'content-type';
+import getRawBody from 'raw-body';
 import { SwordError } from './sword-error.js';
 
 export interface DepositHeaders {
@@ -33,6 +35,7 @@ function md5Digest(raw: string): Buffer | undefined {
   throw new SwordError('ErrorBadRequest', 'Content-MD5 must be an MD5 digest in hex or base64');
 }
 
+// Ours: clients commonly send `filename=x` with no disposition type, which content-disposition (strict RFC 6266) refuses.
 function filenameOf(raw: string): string | undefined {
   const match = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(raw);
   const name = match?.[1] ?? match?.[2];
@@ -42,8 +45,7 @@ function filenameOf(raw: string): string | undefined {
 export function parseDepositHeaders(get: (name: string) => string): DepositHeaders {
   // Only JSON resource data description documents are deposited (spec "SWORD publish"), and no
   // packages: the profile answers unsupported content and packaging with 415 ErrorContent.
-  const mediaType = (get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-  if (mediaType !== 'application/json') {
+  if (parseContentType(get('content-type'), { parameters: false }).type !== 'application/json') {
     throw new SwordError('ErrorContent', 'only application/json (one resource data description document) is accepted');
   }
   if (get('x-packaging').trim() !== '') throw new SwordError('ErrorContent', 'packaged deposits (X-Packaging) are not supported');
@@ -66,27 +68,14 @@ const tooLarge = (limit: number): SwordError =>
  * Reads the body up to `limit` bytes. Past the limit the rest is drained unread (not destroyed,
  * so the client still receives the 413 sword:error instead of a reset connection).
  */
-export function readDepositBody(req: IncomingMessage, limit: number | undefined): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (limit && Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge(limit));
+export async function readDepositBody(req: IncomingMessage, limit: number | undefined): Promise<Buffer> {
+  try {
+    return await getRawBody(req, { limit: limit || null, length: req.headers['content-length'] ?? null });
+  } catch (error) {
+    if ((error as { status?: number }).status !== 413) throw error;
+    req.resume(); // raw-body leaves the request paused
+    throw tooLarge(limit as number);
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (): void => { req.off('data', onData); req.off('end', onEnd); req.off('error', onError); };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (limit && size > limit) { stop(); req.resume(); reject(tooLarge(limit)); return; }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => { stop(); resolve(Buffer.concat(chunks, size)); };
-    const onError = (error: Error): void => { stop(); reject(error); };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
 }
 
 /** Profile 1.5: a Content-MD5 that does not match the body is 412 ErrorChecksumMismatch. */

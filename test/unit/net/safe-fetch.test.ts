@@ -47,6 +47,10 @@ describe('safe fetch', () => {
           res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' });
           res.end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
           return;
+        case '/latin1-typed':
+          res.writeHead(200, { 'content-type': url.searchParams.get('type') ?? '' });
+          res.end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+          return;
         case '/no-type':
           res.writeHead(200);
           res.end('plain');
@@ -401,6 +405,16 @@ describe('safe fetch', () => {
     it('decodes the declared charset and reports a missing content type as null', async () => {
       expect(await fetcher().fetchText(`${base}/latin1`)).to.include({ ok: true, text: 'café' });
       expect(await fetcher().fetchText(`${base}/no-type`)).to.include({ ok: true, text: 'plain', contentType: null });
+    });
+
+    it('reads the charset parameter as RFC 9110 puts it: any case, quoted or not, after other parameters, never from inside another quoted value', async () => {
+      for (const type of ['text/plain;CHARSET=ISO-8859-1', 'text/plain; format=flowed; charset="iso-8859-1"', 'text/plain; title="a;charset=utf-8"; charset=iso-8859-1']) {
+        expect(await fetcher().fetchText(`${base}/latin1-typed?type=${encodeURIComponent(type)}`), type).to.include({ ok: true, text: 'café' });
+      }
+      // An empty or unknown charset: UTF-8, as before (é is not valid UTF-8 here, so U+FFFD).
+      for (const type of ['text/plain; charset=', 'text/plain; charset=no-such-charset']) {
+        expect(await fetcher().fetchText(`${base}/latin1-typed?type=${encodeURIComponent(type)}`), type).to.include({ ok: true, text: 'caf\uFFFD' });
+      }
     });
 
     it('refuses compressed bodies', async () => {

@@ -60,6 +60,7 @@ const strings = (nodes: Node[]): string[] => nodes.flatMap((n) => {
 });
 
 /** vCard FN of a LOM entity, or the entity text when it is no vCard. */
+// Ours: one property line is read; no vCard parser is among our dependencies.
 function entityName(entity: string): string {
   const fn = /^FN[^:]*:(.*)$/im.exec(entity);
   return (fn?.[1] ?? entity).trim();
