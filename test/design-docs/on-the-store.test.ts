@@ -11,16 +11,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import pino from 'pino';
 import type { DocumentScope } from 'nano';
 import { mapFunction, filterFunction } from '../support/sandbox.js';
 import { fixture, type Doc } from '../support/documents.js';
 import { ROOT } from '../support/process.js';
 import { tempDir } from '../support/node.js';
-import { TEST_COUCHDB_URL, prefixFor, storeName } from '../support/store.js';
-import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
-import { connectCouch, type Couch } from '../../src/storage/couch.js';
-import { databaseNames, type DatabaseNames } from '../../src/storage/databases.js';
+import { storeName } from '../support/store.js';
+import { openSuiteStore, type SuiteStore } from '../support/suite-store.js';
+import type { Couch } from '../../src/storage/couch.js';
+import type { DatabaseNames } from '../../src/storage/databases.js';
 import { loadDesignDocs, type DesignDocFile } from '../../src/storage/design-docs.js';
 import { ensureDatabases, pushDesignDocs } from '../../src/storage/bootstrap.js';
 import { isDeleted, isDistributable, isHarvestable, isLive } from '../../src/domain/resource-document.js';
@@ -39,7 +38,7 @@ const ordered = (rows: Row[]): Row[] => rows.map((row) => JSON.parse(JSON.string
 
 describe(`design-doc functions on the ${storeName}: views and the distribution filter agree with node:vm and src/domain/resource-document.ts`, function () {
   this.timeout(120000);
-  let embedded: EmbeddedCouch | undefined;
+  let store: SuiteStore | undefined;
   let dataDir: string;
   let couch: Couch;
   let names: DatabaseNames;
@@ -52,15 +51,8 @@ describe(`design-doc functions on the ${storeName}: views and the distribution f
 
   before(async () => {
     dataDir = tempDir('lr-design-docs-');
-    if (TEST_COUCHDB_URL) {
-      couch = connectCouch({ url: TEST_COUCHDB_URL });
-      names = databaseNames(prefixFor(dataDir));
-    } else {
-      const credentials = { user: 'ddoc-admin', password: 'ddoc-admin-password' };
-      embedded = new EmbeddedCouch({ dataDir, ...credentials, logger: pino({ level: 'silent' }) });
-      couch = connectCouch({ url: await embedded.start(), ...credentials });
-      names = databaseNames('ddocs_');
-    }
+    store = await openSuiteStore(dataDir);
+    ({ couch, names } = store);
     db = couch.use(names.resourceData);
     files = loadDesignDocs(path.join(ROOT, 'design-docs'));
     await ensureDatabases(couch, names);
@@ -72,7 +64,7 @@ describe(`design-doc functions on the ${storeName}: views and the distribution f
     held = (await db.list({ include_docs: true })).rows.map((row) => row.doc as unknown as Doc);
   });
   after(async () => {
-    await embedded?.stop();
+    await store?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
