@@ -27,9 +27,13 @@ export class IncomingRepository {
   /**
    * One page of changes after `since` (an opaque value, never parsed: CouchDB "Changes Feed").
    * With `waitMs` the feed is longpoll: it answers at the first change or after waitMs with none.
+   * Only the page's `last_seq` is used (the next `since`), so `seq_interval` = `limit` has CouchDB
+   * encode one sequence per page instead of one per row (rows get `seq: null`; `last_seq` is always
+   * given): measured on CouchDB 3.5, q = 2, 41 pages of 500 with documents, 14 to 39 % less time
+   * and 22 % fewer bytes (docs/couchdb.md). The embedded store ignores the parameter.
    */
   async changes(since: unknown, limit: number, waitMs?: number, signal?: AbortSignal): Promise<IncomingBatch> {
-    const qs: Record<string, unknown> = { since: since ?? 0, limit, include_docs: true };
+    const qs: Record<string, unknown> = { since: since ?? 0, limit, include_docs: true, seq_interval: limit };
     if (waitMs !== undefined) Object.assign(qs, { feed: 'longpoll', timeout: waitMs });
     const body = await inStore('read incoming changes', () =>
       this.couch.request({ db: this.names.incoming, path: '_changes', qs, ...(signal ? { signal } : {}) })) as { results?: IncomingChange[]; last_seq?: unknown };

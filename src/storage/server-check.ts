@@ -32,12 +32,44 @@ interface Welcome { couchdb?: string; version?: string }
 
 type ConfigSection = Record<string, string>;
 
-async function section(couch: Couch, name: string): Promise<ConfigSection | undefined> {
+type Read<T> = { ok: true; body: T } | { ok: false; status: number | undefined };
+
+async function read<T>(couch: Couch, path: string): Promise<Read<T>> {
   try {
-    return await couch.request({ path: `_node/_local/_config/${name}` }) as ConfigSection;
-  } catch {
-    return undefined; // not a server admin, or a proxy in front: the checks that need it are skipped
+    return { ok: true, body: await couch.request({ path }) as T };
+  } catch (error) {
+    return { ok: false, status: (error as { statusCode?: number }).statusCode };
   }
+}
+
+const statusOf = (answer: Read<unknown>): number | undefined => (answer.ok ? undefined : answer.status);
+
+interface Session { userCtx?: { name?: string | null; roles?: unknown } }
+interface Membership { cluster_nodes?: unknown }
+
+/** System databases a CouchDB creates once it is set up (single_node, or a finished cluster setup). */
+const SYSTEM_DATABASES = ['_users', '_replicator'] as const;
+
+/**
+ * `[couchdb] single_node` (docs/couchdb.md): a server that is neither a single node nor a set-up
+ * cluster never creates `_users` and `_replicator`. The node itself needs neither (its user is a
+ * server admin, its replications are one-shot `_replicate` calls), but CouchDB then logs a
+ * `database_does_not_exist` error for `_users` every few seconds, and only server admins can sign in.
+ */
+async function setupWarning(couch: Couch, singleNode: string | undefined): Promise<string | undefined> {
+  if (singleNode === 'true') return undefined;
+  const missing: string[] = [];
+  for (const db of SYSTEM_DATABASES) {
+    const answer = await read(couch, encodeURIComponent(db));
+    if (!answer.ok && answer.status === 404) missing.push(db);
+  }
+  if (missing.length === 0) return undefined;
+  const membership = await read<Membership>(couch, '_membership');
+  const members = membership.ok && Array.isArray(membership.body.cluster_nodes) ? membership.body.cluster_nodes.length : 0;
+  const lacking = `${missing.join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not exist`;
+  return members > 1
+    ? `[couchdb] single_node is not true and the cluster setup of these ${members} members was not finished: ${lacking}; finish it with POST /_cluster_setup {"action":"finish_cluster"} (docs/couchdb.md)`
+    : `[couchdb] single_node is ${singleNode ?? 'unset'} and /_membership lists no other cluster member: this CouchDB was set up neither as a single node nor as a cluster, so ${lacking} (CouchDB logs an error about _users every few seconds, and only server admins can sign in); set [couchdb] single_node = true and restart CouchDB (docs/couchdb.md)`;
 }
 
 const numberOr = (raw: string | undefined, fallback: number): number => {
@@ -55,11 +87,23 @@ export async function checkCouchServer(couch: Couch, needs: ServerRequirements):
     return { version, warnings: [], fatal: `CouchDB ${version} is not supported: the node needs Apache CouchDB 3.x (docs/couchdb.md)` };
   }
   const warnings: string[] = [];
-  const [couchdb, chttpd] = await Promise.all([section(couch, 'couchdb'), section(couch, 'chttpd')]);
-  if (!couchdb || !chttpd) {
-    warnings.push('cannot read the CouchDB configuration (the node\'s CouchDB user is not a server admin): settings were not checked (docs/couchdb.md)');
+  // Only a server admin may read the configuration, and (with CouchDB 3's defaults) list and
+  // create databases, which bootstrap does next: /_session names the roles the user has.
+  const session = await read<Session>(couch, '_session');
+  const roles = session.ok ? session.body.userCtx?.roles : undefined;
+  if (Array.isArray(roles) && !roles.includes('_admin')) {
+    const name = session.ok ? session.body.userCtx?.name : undefined;
+    warnings.push(`the node's CouchDB user ${name ? `"${name}" ` : ''}is not a server admin (/_session lists no _admin role): settings were not checked, and CouchDB 3 lets only server admins list and create the node's databases (docs/couchdb.md)`);
     return { version, warnings };
   }
+  const [couchdbSection, chttpdSection] = await Promise.all([read<ConfigSection>(couch, '_node/_local/_config/couchdb'), read<ConfigSection>(couch, '_node/_local/_config/chttpd')]);
+  if (!couchdbSection.ok || !chttpdSection.ok) {
+    const status = statusOf(couchdbSection) ?? statusOf(chttpdSection);
+    warnings.push(`cannot read the CouchDB configuration (GET /_node/_local/_config answered ${status ?? 'nothing'}; a proxy in front of CouchDB?): settings were not checked (docs/couchdb.md)`);
+    return { version, warnings };
+  }
+  const couchdb = couchdbSection.body;
+  const chttpd = chttpdSection.body;
   const maxDocumentSize = numberOr(couchdb.max_document_size, DEFAULTS.maxDocumentSize);
   if (maxDocumentSize < needs.maxDocumentSize) {
     warnings.push(`[couchdb] max_document_size is ${maxDocumentSize} bytes, below the policy's max_document_size ${needs.maxDocumentSize}: accepted documents would be refused by CouchDB; set it to at least ${needs.maxDocumentSize}`);
@@ -71,5 +115,7 @@ export async function checkCouchServer(couch: Couch, needs: ServerRequirements):
   if (chttpd.require_valid_user !== 'true') {
     warnings.push('[chttpd] require_valid_user is not true: anonymous clients can reach CouchDB\'s own endpoints; set it to true (the node always authenticates)');
   }
+  const setup = await setupWarning(couch, couchdb.single_node);
+  if (setup) warnings.push(setup);
   return { version, warnings };
 }

@@ -39,6 +39,14 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
     await cluster?.stop();
   });
 
+  it('a finished cluster setup draws no [couchdb] single_node warning (single_node is false on members)', () => {
+    for (const node of [first, second]) {
+      const warnings = node.logs.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.level === 40).map((entry) => entry.msg);
+      expect(warnings.filter((w) => w.includes('single_node')), warnings.join('\n')).to.deep.equal([]);
+      expect(node.logs.some((line) => line.includes('"msg":"CouchDB checked"'))).to.equal(true);
+    }
+  });
+
   it('harvests across both processes with one token chain while a member stops, and publishing goes on', async () => {
     const published: string[] = [];
     for (let i = 0; i < COUNT; i += 500) {

@@ -1,7 +1,9 @@
 /**
  * Distribution between nodes on different real servers (spec "Distribution"; issue 11): a node on
  * the suite's CouchDB 3.5 and a node on a second CouchDB process the test stops mid-replication,
- * and the mixed pairs embedded → CouchDB and CouchDB → embedded.
+ * and the mixed pairs embedded → CouchDB and CouchDB → embedded: the node filter, do_not_distribute,
+ * no duplicates, a destination filter description and an inbound refusal (a document over the
+ * destination's max_document_size).
  *
  * Reason these run only when the suite runs on CouchDB (TEST_COUCHDB_URL): each pair needs a real
  * CouchDB on one side; the embedded → embedded case is the rest of the distribution suite. The
@@ -77,23 +79,29 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
     });
   });
 
+  type Direction = 'embedded → CouchDB' | 'CouchDB → embedded';
+  /** node1 → node2, one of them on its embedded store, the other on the suite's CouchDB. */
+  const startPair = (direction: Direction, destinationConfig: Record<string, unknown> = {}): Promise<TestNetwork> => startTestNetwork({
+    nodes: 2, topology: 'chain',
+    // An empty COUCHDB_URL is unset: that node starts its embedded store.
+    env: (dataDir) => (path.basename(dataDir) === 'node1') === (direction === 'embedded → CouchDB') ? { COUCHDB_URL: '' } : storeEnv(dataDir),
+    nodeConfig: (index) => index === 1 ? destinationConfig : {},
+  });
+  const pairOf = (net: TestNetwork, direction: Direction): [NetworkNode, NetworkNode] => {
+    const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+    expect(Boolean(a.node.embedded)).to.equal(direction === 'embedded → CouchDB');
+    expect(Boolean(b.node.embedded)).to.equal(direction === 'CouchDB → embedded');
+    return [a, b];
+  };
+
   for (const direction of ['embedded → CouchDB', 'CouchDB → embedded'] as const) {
     describe(direction, () => {
       let net: TestNetwork;
-      before(async () => {
-        const embeddedFirst = direction === 'embedded → CouchDB';
-        net = await startTestNetwork({
-          nodes: 2, topology: 'chain',
-          // An empty COUCHDB_URL is unset: that node starts its embedded store.
-          env: (dataDir) => (path.basename(dataDir) === 'node1') === embeddedFirst ? { COUCHDB_URL: '' } : storeEnv(dataDir),
-        });
-      });
+      before(async () => { net = await startPair(direction); });
       after(async () => { await net?.stop(); });
 
       it('delivers live documents with the node filter, never do_not_distribute ones, and twice is once', async () => {
-        const [a, b] = net.nodes as [NetworkNode, NetworkNode];
-        expect(Boolean(a.node.embedded)).to.equal(direction === 'embedded → CouchDB');
-        expect(Boolean(b.node.embedded)).to.equal(direction === 'CouchDB → embedded');
+        const [a, b] = pairOf(net, direction);
         const ids = await publish(a, distinct(250, direction.replace(/\W+/g, '-')));
         // Stored directly: /publish refuses do_not_distribute.
         await a.node.couch.use(a.node.names.resourceData).insert({ ...nsdlDocs(1)[0], _id: 'kept-home', doc_ID: 'kept-home', doc_type: 'resource_data', do_not_distribute: 'true', node_timestamp: '2024-01-01T00:00:00.000000Z' } as never);
@@ -105,6 +113,41 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
         expect(await outbound(a, b)).to.include({ outcome: 'ok' });
         await settled(b, ids.length, 60000);
         await expectExactly(b, ids);
+      });
+    });
+
+    describe(`${direction}, the destination with a filter description and a smaller document size`, () => {
+      // The destination's node filter keeps documents keyed "wanted" (the source replicates with
+      // it, as the filter function); its policy refuses documents over LIMIT bytes on arrival.
+      const LIMIT = 20000;
+      let net: TestNetwork;
+      before(async () => {
+        net = await startPair(direction, {
+          filter: { filter_name: 'wanted only', include_exclude: true, filter: [{ filter_key: 'keys', filter_value: '^wanted$' }] },
+          policy: { max_document_size: LIMIT },
+        });
+      });
+      after(async () => { await net?.stop(); });
+
+      it('replicates only what the destination\'s filter keeps, and the destination refuses what its inbound checks refuse', async () => {
+        const [a, b] = pairOf(net, direction);
+        const tag = direction.replace(/\W+/g, '-');
+        const keyed = (docs: Doc[], key: string): Doc[] => docs.map((doc) => ({ ...doc, keys: [...(doc.keys as string[]), key] }));
+        const wanted = await publish(a, keyed(distinct(20, `${tag}-wanted`), 'wanted'));
+        const unwanted = await publish(a, keyed(distinct(10, `${tag}-unwanted`), 'unwanted'));
+        // Accepted by the source (its limit is the default 1 MiB), over the destination's LIMIT.
+        const oversized = await publish(a, keyed(distinct(4, `${tag}-oversized`), 'wanted').map((doc) => ({ ...doc, resource_data: `${String(doc.resource_data)}<!--${'x'.repeat(2 * LIMIT)}-->` })));
+        await a.node.couch.use(a.node.names.resourceData).insert({ ...nsdlDocs(1)[0], keys: ['wanted'], _id: 'kept-home-filtered', doc_ID: 'kept-home-filtered', doc_type: 'resource_data', do_not_distribute: 'true', node_timestamp: '2024-01-01T00:00:00.000000Z' } as never);
+
+        expect((await distribute(a)).status).to.equal(200);
+        // Sent: the wanted and the oversized ones (the filter passes both); refusing a document
+        // is the destination's decision, not a replication failure.
+        expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: wanted.length + oversized.length });
+        await settled(b, wanted.length, 120000);
+        await expectExactly(b, wanted);
+        for (const id of [...unwanted, ...oversized, 'kept-home-filtered']) expect((await storedDocs(b)).has(id), id).to.equal(false);
+        const refusals = (net.logs[1] ?? []).map((line) => JSON.parse(line) as { msg: string; doc_ID?: string; error?: string }).filter((entry) => entry.msg === 'incoming document not stored');
+        expect(refusals.map((entry) => [entry.doc_ID, entry.error]).sort()).to.deep.equal(oversized.map((id) => [id, 'too large']).sort());
       });
     });
   }

@@ -42,12 +42,15 @@ export const adminUrl = (port: number): string => `http://${ADMIN.user}:${ADMIN.
 
 export interface CouchInstance { port: number; url: string; start(): Promise<void>; stop(): Promise<void> }
 
-/** One single-node CouchDB with its own data directory, started now. */
-export async function startCouchInstance(): Promise<CouchInstance> {
+/**
+ * One single-node CouchDB with its own data directory, started now. `settings`: more of
+ * start-couchdb.sh's variables (e.g. COUCHDB_SINGLE_NODE: 'false' for a server never set up).
+ */
+export async function startCouchInstance(settings: Record<string, string> = {}): Promise<CouchInstance> {
   requireFixture();
   const port = await freePortRange(1);
   const data = tempDir('lr-couchdb-');
-  const env = { ...process.env, COUCHDB_PORT: String(port), COUCHDB_DATA: data, COUCHDB_USER: ADMIN.user, COUCHDB_PASSWORD: ADMIN.password };
+  const env = { ...process.env, ...settings, COUCHDB_PORT: String(port), COUCHDB_DATA: data, COUCHDB_USER: ADMIN.user, COUCHDB_PASSWORD: ADMIN.password };
   const instance: CouchInstance = {
     port,
     url: adminUrl(port),
