@@ -2,8 +2,9 @@
  * Distribution between nodes on different real servers (spec "Distribution"; issue 11): a node on
  * the suite's CouchDB 3.5 and a node on a second CouchDB process the test stops mid-replication,
  * and the mixed pairs embedded → CouchDB and CouchDB → embedded: the node filter, do_not_distribute,
- * no duplicates, a destination filter description and an inbound refusal (a document over the
- * destination's max_document_size).
+ * no duplicates, the skip rules of source step 4 (networks and gateways, each node's description
+ * read from its own store), a destination filter description and an inbound refusal (a document
+ * over the destination's max_document_size).
  *
  * Reason these run only when the suite runs on CouchDB (TEST_COUCHDB_URL): each pair needs a real
  * CouchDB on one side; the embedded → embedded case is the rest of the distribution suite. The
@@ -15,10 +16,13 @@ import { nsdlDocs, type Doc } from '../support/documents.js';
 import { getJson } from '../support/node.js';
 import { onCouchDB, storeEnv } from '../support/store.js';
 import { startCouchInstance, type CouchInstance } from '../support/couchdb-fixture.js';
-import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { startTestNetwork, publish, distribute, storedDocs, settled, incomingCount, outbound, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
 
 const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((doc, i) =>
   Array.from({ length: Math.ceil(count / 100) }, (_, j) => ({ ...doc, resource_locator: `http://example.org/${tag}/${i}/${j}` }))).slice(0, count);
+
+const setNode = (entry: NetworkNode, fields: Record<string, unknown>): Promise<unknown> =>
+  entry.node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
 
 /** Every doc_ID once, each at revision 1 of its own: nothing lost, nothing stored twice. */
 async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
@@ -113,6 +117,35 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
         expect(await outbound(a, b)).to.include({ outcome: 'ok' });
         await settled(b, ids.length, 60000);
         await expectExactly(b, ids);
+      });
+
+      it('skips a destination in another network unless the connection and both nodes are gateways (source step 4)', async () => {
+        const [a, b] = pairOf(net, direction);
+        const connection = (await a.node.deps.nodes.connections()).find((doc) => doc.destination_node_url === b.node.publicUrl)?._id as string;
+        const setConnection = (fields: Record<string, unknown>): Promise<unknown> => a.node.deps.nodes.reconcileNodeDoc(connection, (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
+        const [canary] = await publish(a, distinct(1, `${direction.replace(/\W+/g, '-')}-gateway`)) as [string];
+        const expectSkipped = async (reason: RegExp): Promise<void> => {
+          expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+          const entry = await outbound(a, b);
+          expect(entry, JSON.stringify(entry)).to.include({ outcome: 'skipped' });
+          expect(entry.reason).to.match(reason);
+          expect((await storedDocs(b)).has(canary), 'the canary at the destination').to.equal(false);
+          expect(await incomingCount(b)).to.equal(0);
+        };
+        // The destination's description is read through its GET /destination, from its own store.
+        await setNode(b, { network_id: 'Another network' });
+        await expectSkipped(/not a gateway connection and the networks differ/);
+        await setConnection({ gateway_connection: true });
+        await setNode(b, { gateway_node: true });
+        await expectSkipped(/not a gateway node/);
+        await setNode(a, { gateway_node: true });
+        expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+        expect(await outbound(a, b)).to.include({ outcome: 'ok' });
+        // Everything the source may distribute, the canary too, once: the do_not_distribute one stays home.
+        const expected = [...(await storedDocs(a)).keys()].filter((id) => id !== 'kept-home');
+        expect(expected).to.include(canary);
+        await settled(b, expected.length, 120000);
+        await expectExactly(b, expected);
       });
     });
 
