@@ -20,7 +20,8 @@ export interface DestinationCredentials { user: string; password: string }
  */
 export interface ReplicationSelection { filter: string; queryParams: Record<string, string>; selector?: Record<string, unknown> }
 
-export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string }
+/** `error` is fit for /status (public); `detail`, the store's own words, is for the log only. */
+export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string; detail?: string }
 
 /** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
 export function scrubCredentials(text: string): string {
@@ -109,7 +110,13 @@ export class DistributionRepository {
     } catch (error) {
       const e = error as { statusCode?: number; reason?: string; error?: string; message?: string };
       const reason = e.reason ?? e.message ?? String(error);
-      return { ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0, error: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()) };
+      // The store's reason may quote resolver or socket errors (issue 14, defect 7): the public
+      // error gives the status only, the log gets the rest.
+      return {
+        ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0,
+        error: `the replication to the destination failed (${e.statusCode ? `the store answered HTTP ${e.statusCode}` : 'the store did not answer'})`,
+        detail: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()),
+      };
     }
   }
 
