@@ -113,6 +113,8 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).
     for (const feed of deps.followed) feed.start();
     handler = createApp(deps).callback();
+    // The first /status of the process finds a live count already, unless its view is being built (issue 14, defect 8).
+    void deps.nodeInfo.prime();
     // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
     deps.distribution.follower.start();
     deps.distribution.scheduler.start();

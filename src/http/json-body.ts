@@ -39,3 +39,24 @@ export function bodyRefusal(error: unknown, limitBytes: number | undefined, sett
   if (status === 413) return { code: 'payload_too_large', message: `request body too large: the limit is ${limitBytes} bytes${setting ? ` (${setting})` : ''}` };
   return { code: 'invalid_request', message: 'request body is not valid JSON' };
 }
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `limit`, found by one pass over the
+ * bytes (no parse, no recursion). JSON.parse itself takes any depth, but code that walks the
+ * value recursively does not: the embedded store (PouchDB) answers a document nested about
+ * 10,000 deep with "RangeError: Maximum call stack size exceeded" (issue 14, generated bad input).
+ */
+export function nestsDeeperThan(text: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const byte = text[i];
+    if (inString) {
+      if (byte === 0x5c) i += 1; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) { depth += 1; if (depth > limit) return true; }
+    else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return false;
+}

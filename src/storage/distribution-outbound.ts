@@ -7,7 +7,7 @@ import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, reconcileDoc, type StoredDoc } from './documents.js';
-import { NODE_STATUS_ID } from './node-repository.js';
+import { NODE_STATUS_ID, type NodeRepository } from './node-repository.js';
 
 /** Credentials for destinations' inbound endpoints: a `_local/` doc of the node DB (never replicated, listed or served). */
 export const DESTINATION_CREDENTIALS_ID = '_local/distribution_credentials';
@@ -20,7 +20,8 @@ export interface DestinationCredentials { user: string; password: string }
  */
 export interface ReplicationSelection { filter: string; queryParams: Record<string, string>; selector?: Record<string, unknown> }
 
-export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string }
+/** `error` is fit for /status (public); `detail`, the store's own words, is for the log only. */
+export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string; detail?: string }
 
 /** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
 export function scrubCredentials(text: string): string {
@@ -79,7 +80,7 @@ export class DistributionRepository {
    * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
    * a Mango selector where the selection has one (Apache CouchDB 3).
    */
-  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly selectors = false) {
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly selectors = false, private readonly nodes?: NodeRepository) {
     this.node = couch.use(names.node);
     this.resources = couch.use(names.resourceData);
   }
@@ -109,7 +110,13 @@ export class DistributionRepository {
     } catch (error) {
       const e = error as { statusCode?: number; reason?: string; error?: string; message?: string };
       const reason = e.reason ?? e.message ?? String(error);
-      return { ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0, error: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()) };
+      // The store's reason may quote resolver or socket errors (issue 14, defect 7): the public
+      // error gives the status only, the log gets the rest.
+      return {
+        ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0,
+        error: `the replication to the destination failed (${e.statusCode ? `the store answered HTTP ${e.statusCode}` : 'the store did not answer'})`,
+        detail: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()),
+      };
     }
   }
 
@@ -128,9 +135,19 @@ export class DistributionRepository {
     });
   }
 
+  /**
+   * Writes node_status through the node repository when there is one, so that the copy /status
+   * serves from memory (src/storage/followed-documents.ts) is dropped at once, not when the
+   * _changes feed reports the write.
+   */
+  private async writeStatus(build: (existing: StoredDoc | undefined) => StoredDoc): Promise<void> {
+    if (this.nodes) await this.nodes.reconcileNodeDoc(NODE_STATUS_ID, build);
+    else await reconcileDoc(this.node, NODE_STATUS_ID, build);
+  }
+
   /** Merges per-destination outcomes into node_status.outbound and sets last_out_sync (read by /status). */
   async recordOutbound(at: string, outbound: Record<string, Record<string, unknown>>): Promise<void> {
-    await reconcileDoc(this.node, NODE_STATUS_ID, (existing: StoredDoc | undefined) => ({
+    await this.writeStatus((existing: StoredDoc | undefined) => ({
       ...(existing ?? {}),
       _id: NODE_STATUS_ID,
       last_out_sync: at,
@@ -140,7 +157,7 @@ export class DistributionRepository {
 
   /** Sets node_status.last_in_sync: the last time inbound distribution stored documents. */
   async recordInbound(at: string): Promise<void> {
-    await reconcileDoc(this.node, NODE_STATUS_ID, (existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_in_sync: at }));
+    await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_in_sync: at }));
   }
 }
 

@@ -32,6 +32,9 @@ export class FollowedDocuments {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private readonly abort = new AbortController();
+  private markFollowing: () => void = () => undefined;
+  /** Resolves once the feed first follows: reads from then on are kept. */
+  readonly startedFollowing = new Promise<void>((resolve) => { this.markFollowing = resolve; });
 
   constructor(private readonly couch: Couch, readonly db: string, private readonly logger?: Logger) {}
 
@@ -101,6 +104,7 @@ export class FollowedDocuments {
         let since = info.update_seq;
         this.reportedSeq = seqNumber(since);
         this.following = true;
+        this.markFollowing();
         while (!this.stopped) {
           const answer = await this.couch.request({
             db: this.db, path: '_changes', qs: { feed: 'longpoll', since: String(since), timeout: LONGPOLL_MS, include_docs: true }, signal: this.abort.signal,

@@ -48,6 +48,11 @@ export class NodeRepository {
     this.followed?.[db].changed(id);
   }
 
+  /** Resolves once the node database's feed follows, so that reads from then on are kept in memory (at once when not followed). */
+  async nodeFeedFollowing(): Promise<void> {
+    await this.followed?.node.startedFollowing;
+  }
+
   nodeDescription(): Promise<StoredDoc | undefined> {
     return this.read('node', NODE_DESCRIPTION_ID);
   }
@@ -76,8 +81,12 @@ export class NodeRepository {
     return [byId.get(NODE_DESCRIPTION_ID), byId.get(FILTER_DESCRIPTION_ID)];
   }
 
+  /**
+   * Followed like the descriptions: /status serves it from memory (issue 14, defect 8: a health
+   * check does not wait on a busy store); writers go through reconcileNodeDoc, which drops the copy.
+   */
   nodeStatus(): Promise<StoredDoc | undefined> {
-    return getOrUndefined(this.node, NODE_STATUS_ID);
+    return this.read('node', NODE_STATUS_ID);
   }
 
   /** All documents of one doc_type in the node database (a handful: no view needed). */

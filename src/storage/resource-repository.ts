@@ -15,9 +15,13 @@ const INDEXED_VIEWS: readonly [string, string][] = [
   ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag'],
 ];
 
+/** The views /status reports on, as `design doc/view`. */
+export const INDEXED_VIEW_NAMES: readonly string[] = INDEXED_VIEWS.map(([ddoc, view]) => `${ddoc}/${view}`);
 
-export interface LiveSummary { count: number; earliest: string | undefined; current: boolean }
-export interface IndexState { docCount: number; updateSeq: string | number; viewsCurrent: boolean; staleViews: string[] }
+/** `checkedSeq`: the database's update_seq `current` was judged against (a later write makes it not current). */
+export interface LiveSummary { count: number; earliest: string | undefined; current: boolean; checkedSeq: number }
+export interface StoreCounters { docCount: number; updateSeq: string | number }
+export interface IndexState extends StoreCounters { viewsCurrent: boolean; staleViews: string[] }
 
 export class ResourceRepository {
   private readonly db: DocumentScope<unknown>;
@@ -56,13 +60,14 @@ export class ResourceRepository {
     const read = (params: ViewParams, waitMs: number): Promise<ViewResult<null> | undefined> =>
       this.views.read<null>(this.db, 'read live documents', 'node-status', 'live_by_node_timestamp', { limit: 1, ...params }, waitMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
-    const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
-      const first = result.rows[0];
-      return { count: result.total_rows, earliest: first ? String(first.key) : undefined, current };
-    };
     const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
     if (!stale) return undefined;
-    const lag = seqNumber(info.update_seq) - seqNumber(stale.update_seq);
+    const checkedSeq = seqNumber(info.update_seq);
+    const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
+      const first = result.rows[0];
+      return { count: result.total_rows, earliest: first ? String(first.key) : undefined, current, checkedSeq };
+    };
+    const lag = checkedSeq - seqNumber(stale.update_seq);
     if (lag <= 0) return asLive(stale, true);
     if (lag <= budget.smallLag) {
       const fresh = await read({}, budget.catchUpMs);
@@ -91,20 +96,26 @@ export class ResourceRepository {
     return inStore('read the resource database', () => this.db.info());
   }
 
+  /** The database's own counters: one `GET /{db}`, which no index build holds up. */
+  async counters(): Promise<StoreCounters> {
+    const info = await this.info();
+    return { docCount: info.doc_count, updateSeq: info.update_seq as string | number };
+  }
+
   /**
    * The database's own counters and whether every view has indexed up to its update_seq: one
    * database info read and one stale, empty read per view (CouchDB `stale=ok&update_seq=true`,
    * which PouchDB also takes), each bounded by `staleMs`.
    */
   async indexState(staleMs: number): Promise<IndexState> {
-    const [info, ...views] = await Promise.all([
+    const [info, pending, ...views] = await Promise.all([
       this.info(),
+      this.pendingByDesignDoc(staleMs),
       // A view that does not answer within the budget is being built (see liveSummary).
       ...INDEXED_VIEWS.map(([ddoc, view]) => this.views.read(this.db, 'read the index state', ddoc, view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; })),
     ]);
     const dbSeq = seqNumber(info.update_seq);
-    const pending = await this.pendingByDesignDoc(staleMs);
     const staleViews = INDEXED_VIEWS.filter(([ddoc], index) => {
       const left = pending.get(ddoc);
       return left !== undefined ? left > 0 : seqNumber(views[index]?.update_seq) < dbSeq;

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { generateNodeKeyPair } from '../../src/domain/signature/lr-pgp.js';
 import { derivedDocId } from '../../src/cli/document-signing.js';
 import { SAMPLE_CORPUS } from '../../src/sample-data.js';
-import { startTestNode, addAccount, tempDir, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, currentStatus, tempDir, type TestNode } from '../support/node.js';
 import { CONTROL_CHARACTERS, ensureBuilt, lrNode, startProxy } from '../support/cli.js';
 
 const PASSWORD = 'cli-publisher-phrase-7';
@@ -123,6 +123,7 @@ describe('lr-node (the command line)', function () {
     const distributed = await lrNode(['distribute', node.url, '--user', 'ops', '--password-stdin'], { stdin: 'cli-admin-phrase-77\n' });
     expect(distributed.code, distributed.stderr).to.equal(0);
     expect(distributed.stdout).to.equal('distributed: the node has no active connection\n');
+    await currentStatus(node.url);
     const status = await lrNode(['status', node.url, '--json']);
     expect(JSON.parse(status.stdout)).to.include({ OK: true, doc_count: 101 });
     const services = await lrNode(['services', node.url]);

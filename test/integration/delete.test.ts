@@ -1,6 +1,6 @@
 /** POST /delete, the deprecated Basic Delete (spec "Basic Delete (deprecated)"). */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, currentStatus, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 
 const ALICE = { authorization: basicAuth('alice', 'alice-password-1') };
@@ -36,7 +36,7 @@ describe('POST /delete', () => {
       ] });
       const doc = await node.couch.use(node.names.resourceData).get('del-0') as unknown as Record<string, unknown>;
       expect(doc.node_deleted).to.be.a('string');
-      expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(2);
+      expect((await currentStatus(node.url)).doc_count).to.equal(2);
     });
 
     it('document already deleted on a second request', async () => {
@@ -81,7 +81,7 @@ describe('POST /delete', () => {
     it('acknowledges and changes nothing', async () => {
       const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1'] }, ALICE);
       expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: true }]);
-      expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(3);
+      expect((await currentStatus(node.url)).doc_count).to.equal(3);
     });
   });
 });

@@ -3,7 +3,7 @@
  * (`getaddrinfo ENOTFOUND …`), and the detail goes to the log (issue 14, defect 7).
  */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, getJson, postJson, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
@@ -15,6 +15,7 @@ describe('fetch failures in the user\'s terms', () => {
   before(async () => {
     node = await startTestNode({ nodeConfig: { policy: { verify_signatures: true } } });
     await addAccount(node, 'alice', 'alice-password-1');
+    await addAccount(node, 'admin', 'admin-password-1', 'network_admin');
     const ts = '2024-07-01T00:00:00.000000Z';
     await node.couch.use(node.names.resourceData).insert({
       _id: 'linked-1', doc_ID: 'linked-1', doc_type: 'resource_data', doc_version: '0.23.0', active: true, TOS: { submission_TOS: 'http://example.org/tos' },
@@ -40,5 +41,20 @@ describe('fetch failures in the user\'s terms', () => {
     expect(result?.OK).to.equal(false);
     expect(result?.error).to.match(/no public key could be fetched.*host name could not be resolved/);
     expect(result?.error).to.not.match(INTERNALS);
+  });
+
+  it('distribution to a destination whose host does not resolve: /distribute and /status say so without resolver internals', async () => {
+    await node.deps.nodes.reconcileNodeDoc('connection:nowhere', () => ({ _id: 'connection:nowhere', doc_type: 'connection_description', active: true, gateway_connection: false, destination_node_url: NOWHERE }));
+    await settled(node);
+    const answer = await postJson(`${node.url}/distribute`, '', { authorization: basicAuth('admin', 'admin-password-1') });
+    expect(answer.status).to.equal(200);
+    expect(JSON.stringify(answer.body)).to.not.match(INTERNALS);
+    const { body: status } = await getJson(`${node.url}/status`);
+    const entry = (status.outbound as Record<string, Record<string, unknown>>)[NOWHERE];
+    expect(entry).to.include({ outcome: 'unreachable', reason: `destination ${NOWHERE} could not be reached: host not found` });
+    expect(entry).to.not.have.property('detail');
+    expect(JSON.stringify(status)).to.not.match(INTERNALS);
+    // The detail is the operator's: in the log, beside the destination.
+    expect(node.logs.join('')).to.match(/GET \/destination failed: fetch failed: getaddrinfo ENOTFOUND no-such-host\.invalid/);
   });
 });

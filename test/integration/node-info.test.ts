@@ -1,7 +1,7 @@
 /** GET /status, /services, /description, /pubkey and the JSON error exit, against a real embedded store. */
 import { expect } from 'chai';
 import * as openpgp from 'openpgp';
-import { startTestNode, getJson, type TestNode } from '../support/node.js';
+import { startTestNode, getJson, currentStatus, type TestNode } from '../support/node.js';
 import { SERVICE_CATALOGUE } from '../../src/domain/service-descriptions.js';
 
 describe('node-level endpoints', () => {
@@ -13,6 +13,7 @@ describe('node-level endpoints', () => {
 
   describe('GET /status', () => {
     it('reports the node, its live document count and its times', async () => {
+      await currentStatus(node.url);
       const { status, body, headers } = await getJson(`${node.url}/status`);
       expect(status).to.equal(200);
       expect(headers.get('content-type')).to.match(/application\/json; charset=utf-8/);
@@ -29,7 +30,7 @@ describe('node-level endpoints', () => {
         { _id: 'c', doc_type: 'tombstone', node_timestamp: '2020-01-01T00:00:00.000000Z' },
         { _id: 'd', doc_type: 'resource_data', node_deleted: true, node_timestamp: '2019-01-01T00:00:00.000000Z' },
       ] });
-      const { body } = await getJson(`${node.url}/status`);
+      const body = await currentStatus(node.url);
       expect(body.doc_count).to.equal(2);
       expect(body.earliestDatestamp).to.equal('2023-05-06T07:08:09.000000Z');
     });

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { runMain, startMain, exitOf, waitForLog } from '../support/process.js';
-import { tempDir } from '../support/node.js';
+import { currentStatus, tempDir } from '../support/node.js';
 import { onCouchDB, TEST_COUCHDB_URL } from '../support/store.js';
 import { EXIT } from '../../src/errors/exit-codes.js';
 
@@ -130,7 +130,7 @@ describe('npm start -- --sample-data', () => {
     const first = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
     try {
       expect(await waitForLog(first, 'sample data')).to.include({ published: 100, skipped: false });
-      const status = await (await fetch(`${first.url}/status`)).json() as { doc_count: number };
+      const status = await currentStatus(first.url);
       expect(status.doc_count).to.equal(100);
     } finally {
       first.child.kill('SIGTERM');
@@ -139,7 +139,7 @@ describe('npm start -- --sample-data', () => {
     const second = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
     try {
       expect(await waitForLog(second, 'sample data')).to.include({ published: 0, skipped: true });
-      const status = await (await fetch(`${second.url}/status`)).json() as { doc_count: number };
+      const status = await currentStatus(second.url);
       expect(status.doc_count).to.equal(100);
     } finally {
       second.child.kill('SIGTERM');

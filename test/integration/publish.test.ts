@@ -1,6 +1,6 @@
 /** POST /publish through HTTP against a real embedded store (spec "Publish"). */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, getJson, settled, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, currentStatus, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
@@ -172,7 +172,7 @@ describe('POST /publish under a strict node policy', () => {
     expect(await errorFor({ ...base(), keys: ['Biology'], doc_ID: 'bio-1' })).to.equal(undefined);
   });
   it('GET /status reflects the stored count', async () => {
-    expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(2);
+    expect((await currentStatus(node.url)).doc_count).to.equal(2);
   });
 });
 

@@ -1,6 +1,6 @@
 /** Signatures, replacement, tombstones and deletion through POST /publish (spec "States and transitions"). */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, currentStatus, type TestNode } from '../support/node.js';
 import { keyServer, replacementChain, type Doc } from '../support/documents.js';
 import { generateNodeKeyPair, signEnvelope, verifyEnvelopeSignature } from '../../src/domain/signature/lr-pgp.js';
 
@@ -154,7 +154,7 @@ describe('signed publishing, replacement and deletion', () => {
   });
 
   it('tombstones are not counted as live documents', async () => {
-    const { body } = await getJson(`${node.url}/status`);
+    const body = await currentStatus(node.url);
     const all = await node.couch.use(node.names.resourceData).list({ include_docs: true });
     // Live as the services decide it (issue 12): deletion documents (payload_placement "none") are not.
     const live = all.rows.filter((row) => { const doc = row.doc as unknown as Doc; return doc.doc_type === 'resource_data' && doc.payload_placement !== 'none' && !doc.node_deleted; }).length;

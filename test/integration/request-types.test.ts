@@ -10,10 +10,12 @@ const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
 
 describe('request argument types and body media types', () => {
   let node: TestNode;
+  let publishedIds: string[] = [];
   before(async () => {
     node = await startTestNode();
     await addAccount(node, 'alice', 'alice-password-1');
-    await postJson(`${node.url}/publish`, { documents: nsdlDocs(3) }, AUTH);
+    const published = await postJson(`${node.url}/publish`, { documents: nsdlDocs(3) }, AUTH);
+    publishedIds = (published.body.document_results as { doc_ID: string }[]).map((result) => result.doc_ID);
   });
   after(async () => node.stop());
 
@@ -26,16 +28,64 @@ describe('request argument types and body media types', () => {
     });
   }
 
+  // Defect 4 beyond /obtain: a JSON null, number, object or array where a string (or a flag) is
+  // expected is a badArgument in Basic Harvest's own form (HTTP 200, OK false, spec "Basic Harvest
+  // (JSON)"), never read as "argument absent" (null once listed every record).
+  const wrongTypes: [string, unknown][] = [['null', null], ['a number', 5], ['an object', { a: 1 }], ['an array', ['2020-01-01']], ['a boolean', true]];
+  for (const [verb, name] of [['listrecords', 'from'], ['listrecords', 'until'], ['listidentifiers', 'from'], ['listrecords', 'resumption_token'], ['getrecord', 'request_ID'], ['getrecord', 'by_doc_ID']] as const) {
+    for (const [label, value] of wrongTypes) {
+      if (name === 'by_doc_ID' && typeof value === 'boolean') continue;
+      it(`POST /harvest/${verb} with ${name} ${label} is a badArgument, not a listing`, async () => {
+        const args = verb === 'getrecord' && name !== 'request_ID' ? { request_ID: 'x', [name]: value } : { [name]: value };
+        const { status, body } = await postJson(`${node.url}/harvest/${verb}`, args);
+        expect(status).to.equal(200);
+        expect(body).to.include({ OK: false, error: 'badArgument' });
+        expect(String(body.message)).to.include(name);
+        expect(body.responseDate).to.be.a('string');
+        expect((body.request as Record<string, unknown>).verb).to.equal(verb);
+        expect(body).to.not.have.property('documents');
+      });
+    }
+  }
+
+  it('GET /slice with a repeated argument is a 400 naming it, never one of the values', async () => {
+    for (const query of ['from=2020-01-01&from=2020-01-02', 'identity=a&identity=b', 'ids_only=T&ids_only=F', 'resumption_token=a&resumption_token=b']) {
+      const { status, body } = await getJson(`${node.url}/slice?${query}`);
+      expect(status, query).to.equal(400);
+      expect(body.OK, query).to.equal(false);
+      expect(String(body.error), query).to.match(/given more than once/);
+    }
+  });
+
+  // /publish and /delete: the one array argument of the wrong type is a global error (spec
+  // "Publish" / "Basic Delete": HTTP 500, OK false), never an empty or partial batch.
+  const batchCases: [string, string, unknown][] = [
+    ['/publish', 'documents', null], ['/publish', 'documents', 5], ['/publish', 'documents', { doc_ID: 'x' }], ['/publish', 'documents', 'x'],
+    ['/delete', 'request_IDs', null], ['/delete', 'request_IDs', 5], ['/delete', 'request_IDs', 'doc'], ['/delete', 'request_IDs', { a: 'b' }],
+    ['/delete', 'request_IDs', [null]], ['/delete', 'request_IDs', [5]],
+  ];
+  for (const [path, name, value] of batchCases) {
+    it(`POST ${path} with ${name} ${JSON.stringify(value)} is a global error, nothing written`, async () => {
+      const { status, body } = await postJson(`${node.url}${path}`, { [name]: value }, AUTH);
+      expect(status).to.equal(500);
+      expect(body.OK).to.equal(false);
+      expect(String(body.error)).to.include(name.slice(0, -1));
+      expect(body).to.not.have.property('document_results');
+    });
+  }
+
   it('POST /obtain with a request ID over the length limit names the limit', async () => {
     const { body } = await postJson(`${node.url}/obtain`, { request_IDs: ['x'.repeat(9000)] });
     expect(body.OK).to.equal(false);
     expect(String(body.error)).to.match(/limit is 8192/);
   });
 
-  for (const path of ['/obtain', '/publish', '/harvest/listrecords']) {
+  for (const path of ['/obtain', '/publish', '/delete', '/harvest/listrecords']) {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       it(`POST ${path} with a JSON body sent as ${type}: 415 {"OK": false}`, async () => {
-        const { status, body } = await getJson(`${node.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...AUTH }, body: JSON.stringify({ documents: nsdlDocs(1) }) });
+        // /delete names a stored document: read as JSON anyway, the request would delete it.
+        const sent = path === '/delete' ? { request_IDs: publishedIds.slice(0, 1) } : { documents: nsdlDocs(1) };
+        const { status, body } = await getJson(`${node.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...AUTH }, body: JSON.stringify(sent) });
         expect(status).to.equal(415);
         expect(body.OK).to.equal(false);
         expect(String(body.error)).to.match(/Content-Type: application\/json/);

@@ -1,6 +1,6 @@
 /** Start-up on the suite's store: databases, design docs, seeding, restart with the same DATA_DIR (and so the same DB_PREFIX on CouchDB). */
 import { expect } from 'chai';
-import { startTestNode, getJson, tempDir } from '../support/node.js';
+import { startTestNode, getJson, currentStatus, tempDir } from '../support/node.js';
 
 describe('start-up', () => {
   const dataDir = tempDir();
@@ -34,7 +34,7 @@ describe('start-up', () => {
       expect(await (await fetch(`${node.url}/pubkey`)).text()).to.equal(first?.pubkey);
       const kept = await node.couch.use(node.names.resourceData).get('kept');
       expect(kept._id).to.equal('kept');
-      expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(1);
+      expect((await currentStatus(node.url)).doc_count).to.equal(1);
     } finally {
       await node.stop();
     }

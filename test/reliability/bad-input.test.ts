@@ -4,16 +4,25 @@
  * XML-forbidden characters, special doc_IDs, junk and forged resumption tokens, every boolean
  * spelling, repeated query parameters, oversized bodies — and each answer must be the
  * protocol's own form (JSON {"OK": false}, OAI-PMH <error>, sword:error), never an unhandled
- * 5xx, a hang or a stack trace; /status still answers after each endpoint's run.
+ * 5xx, a hang or a stack trace; /status still answers after each endpoint's run. The node's
+ * other endpoints too: /auth/* (against a real OpenID Connect provider, with a signed-in session,
+ * forged cookies and junk forms), /metrics and /dashboard (every spelling of a wrong
+ * Authorization), /swordservice, /schemas/*.xsd (names that try to leave the schema directory)
+ * and generated replication requests to /incoming. Each run prints the statuses it met, so a
+ * property that only ever met refusals shows.
  */
 import http from 'node:http';
 import fc from 'fast-check';
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
-import { SIZES, record, send, expectJsonForm, expectOaiForm, expectSwordForm, type Answer } from './support.js';
+import { CLIENT_ID, CLIENT_SECRET, csrfOf, signInWithoutBrowser, startTestProvider, type TestProvider } from '../support/oidc.js';
+import {
+  SIZES, record, send, expectJsonForm, expectOaiForm, expectSwordForm, expectAuthForm, expectDashboardForm, expectMetricsForm, expectSchemaForm, expectCouchForm, type Answer,
+} from './support.js';
 
 const AUTH = basicAuth('fuzz', 'fuzz-password-1');
+const OPS = basicAuth('ops', 'ops-password-1');
 const VERBS = ['getrecord', 'listrecords', 'listidentifiers', 'identify', 'listmetadataformats', 'listsets'];
 const OAI_VERBS = ['GetRecord', 'ListRecords', 'ListIdentifiers', 'Identify', 'ListMetadataFormats', 'ListSets'];
 const SPECIAL_IDS = ['_design/x', '_local/x', '_local/auth_session_secret', '_changes', '_all_docs', '_', '', ' ', '..', '/', 'a/b', '%2F', '\u0000', '\uFFFE', 'x'.repeat(5000)];
@@ -51,6 +60,29 @@ function body(fields: string[]): fc.Arbitrary<string | Buffer> {
   return fc.oneof(object, fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null'), broken, invalidUtf8);
 }
 
+/** What a header may carry (fetch refuses control characters and non-Latin-1 text before sending). */
+const headerSafe = (value: string): string => value.replace(/[^\x20-\x7e]/g, '');
+
+/** Authorization headers: none, the right and wrong accounts, a wrong password, junk Basic and Bearer values. */
+const authorization = fc.oneof(
+  // The accounts themselves often enough that the endpoints' own answers are checked too, not only refusals.
+  { weight: 4, arbitrary: fc.constantFrom<string | undefined>(OPS, AUTH) },
+  fc.constantFrom<string | undefined>(undefined, basicAuth('ops', 'wrong-password'), basicAuth('', ''), 'Basic', 'Bearer', 'Negotiate abc'),
+  fc.string({ maxLength: 60 }).map((value) => `Basic ${headerSafe(value)}`),
+  fc.base64String({ maxLength: 120 }).map((value) => `Basic ${value}`),
+  token.map((value) => `Bearer ${headerSafe(value)}`),
+  fc.string({ maxLength: 80 }).map(headerSafe),
+);
+
+/** HTML form bodies: known fields with generated values, raw broken encodings, invalid UTF-8, over the 8 KiB limit. */
+function form(fields: string[]): fc.Arbitrary<string | Buffer> {
+  const pairs = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 10 })), fc.oneof(text, token)), { maxLength: 6 })
+    .map((list) => new URLSearchParams(list).toString());
+  const raw = fc.constantFrom('%FF', '%', 'csrf=%E0%80', '%00=%00', '&&==', 'a'.repeat(20000), '');
+  const invalidUtf8 = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from('password='), Buffer.from([0xff, 0xfe, ...bytes])]));
+  return fc.oneof(pairs, raw, invalidUtf8);
+}
+
 /** Publishable documents with one to three fields replaced by generated values (special doc_IDs among them). */
 function documents(base: Doc): fc.Arbitrary<string | Buffer> {
   const field = fc.constantFrom(...Object.keys(base), 'doc_ID', 'replaces', 'digital_signature', 'do_not_distribute', 'node_timestamp', '_id', '_rev', '_attachments');
@@ -66,26 +98,40 @@ describe('reliability: generated bad input on every endpoint', function () {
   this.timeout(0);
   let node: TestNode;
   let base: Doc;
+  /** A real OpenID Connect provider, so that /auth runs its routes rather than "not configured". */
+  let provider: TestProvider;
+  /** A signed-in session (its cookie) and its CSRF token, for /auth requests that get past the session check. */
+  let session: { cookie: string; csrf: string };
   before(async () => {
-    node = await startTestNode({ env: { LOG_LEVEL: 'warn' } });
+    provider = await startTestProvider();
+    node = await startTestNode({ env: { LOG_LEVEL: 'warn', OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET } });
+    await provider.register(`${node.publicUrl}/auth/callback`);
     await addAccount(node, 'fuzz', 'fuzz-password-1');
     await addAccount(node, 'ops', 'ops-password-1', 'network_admin');
     base = nsdlDocs(1)[0] as Doc;
     await postJson(`${node.url}/publish`, { documents: nsdlDocs(20) }, { authorization: AUTH });
+    const { jar } = await signInWithoutBrowser(node.url, 'fuzzer');
+    session = { cookie: jar.header(), csrf: await csrfOf(jar, node.url) };
   });
-  after(async () => node.stop());
+  after(async () => {
+    await node?.stop();
+    await provider?.close();
+  });
 
   async function run<T>(name: string, arbitrary: fc.Arbitrary<T>, call: (value: T) => Promise<Answer>, check: (answer: Answer, what: string) => void): Promise<void> {
     let cases = 0;
+    const statuses = new Map<number, number>();
     const outcome = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
       cases += 1;
       const answer = await call(value);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       check(answer, `${name} ${String(typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 300)}`);
     }), { numRuns: SIZES.runs, endOnFailure: true });
     // The counterexample itself may be megabytes (huge strings): the message is kept short.
     if (outcome.failed) throw new Error(`${name} failed (seed ${outcome.seed}, path ${outcome.counterexamplePath ?? ''}): ${String(((outcome as { errorInstance?: unknown }).errorInstance as Error | undefined)?.message ?? 'no message').slice(0, 1500)}`);
     record(`bad input: ${name}`, { cases });
-    console.log(`      ${name}: ${cases} cases`);
+    // The statuses show which paths the cases reached (refusals only would test little).
+    console.log(`      ${name}: ${cases} cases (HTTP ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(', ')})`);
     const status = await send(`${node.url}/status`);
     expect(status.status, `/status after ${name}`).to.equal(200);
   }
@@ -111,6 +157,89 @@ describe('reliability: generated bad input on every endpoint', function () {
   it('node endpoints and unknown paths', () => run('node endpoints', fc.tuple(fc.constantFrom('/status', '/services', '/description', '/pubkey', '/nothing', '/incoming', '/destination', '/distribute'), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), query(['x'])),
     ([path, method, q]) => send(`${node.url}${path}?${q}`, { method, ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }) }),
     (answer, what) => { if (!what.includes('/pubkey') || answer.status !== 200) expectJsonForm(answer, what); }));
+
+  const headersOf = (entries: Record<string, string | undefined>): Record<string, string> =>
+    Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
+  // /auth: a signed-in session or none or a forged one, the session's CSRF token or junk, every route and method.
+  const AUTH_ROUTES: [string, string][] = [
+    ['GET', '/auth'], ['GET', '/auth/'], ['GET', '/auth/login'], ['GET', '/auth/callback'],
+    ['POST', '/auth/password'], ['POST', '/auth/password/revoke'], ['POST', '/auth/tokens'], ['POST', '/auth/tokens/revoke'], ['POST', '/auth/logout'],
+  ];
+  // Mostly the routes /auth has, with their methods (refusals of unknown paths alone would test little).
+  const authRequest = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...AUTH_ROUTES) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), fc.oneof(fc.constantFrom(...AUTH_ROUTES.map(([, path]) => path)), fc.string({ maxLength: 20 }).map((tail) => `/auth/${encodeURIComponent(tail)}`))) },
+  );
+  const cookie = fc.oneof(
+    fc.constantFrom<'session' | undefined>('session', undefined),
+    fc.tuple(fc.constantFrom('lr_auth', 'lr_auth_login'), fc.oneof(token, fc.string({ maxLength: 60 }))).map(([name, value]) => `${name}=${headerSafe(value)}`),
+    fc.string({ maxLength: 80 }).map((value) => `lr_auth=${headerSafe(value)}.${headerSafe(value)}`),
+  );
+  it('/auth/*', () => run('/auth', fc.record({
+    route: authRequest,
+    q: query(['code', 'state', 'iss', 'error', 'error_description', 'session_state']),
+    cookie,
+    csrf: fc.constantFrom('session', 'junk', 'none'),
+    b: form(['csrf', 'password', 'confirmation', 'label', 'id']),
+    type: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=latin1', 'application/json', 'multipart/form-data; boundary=x', 'text/plain'),
+  }), ({ route: [method, path], q, cookie: jarCookie, csrf, b, type }) => {
+    const withCsrf = csrf === 'none' || typeof b !== 'string' ? b : `${b}&csrf=${csrf === 'session' ? session.csrf : 'x'.repeat(43)}`;
+    const body = method === 'GET' ? undefined : typeof withCsrf === 'string' ? withCsrf : new Uint8Array(withCsrf);
+    return send(`${node.url}${path}?${q}`, {
+      method, redirect: 'manual', body,
+      headers: headersOf({ cookie: jarCookie === 'session' ? session.cookie : jarCookie, ...(body === undefined ? {} : { 'content-type': type }) }),
+    });
+  }, expectAuthForm));
+
+  // /metrics and /dashboard: network_admin only (Basic or Bearer), every spelling of a wrong one.
+  const monitoring = (path: string): fc.Arbitrary<{ method: string; q: string; auth: string | undefined }> =>
+    fc.record({ method: fc.constantFrom('GET', 'GET', 'HEAD', 'POST', 'DELETE'), q: query(['name', 'format', 'x']), auth: authorization }).map((value) => ({ ...value, q: `${path}?${value.q}` }));
+  it('GET /metrics', () => run('/metrics', monitoring('/metrics'), ({ method, q, auth }) => send(`${node.url}${q}`, { method, headers: headersOf({ authorization: auth }) }),
+    (answer, what) => { if (!what.includes('"method":"HEAD"')) expectMetricsForm(answer, what); else expect(answer.status, what).to.be.below(500); }));
+  it('GET /dashboard', () => run('/dashboard', fc.oneof(monitoring('/dashboard'), fc.record({ method: fc.constant('GET'), q: fc.string({ maxLength: 30 }).map((name) => `/dashboard/assets/${encodeURIComponent(name)}`), auth: authorization })),
+    ({ method, q, auth }) => send(`${node.url}${q}`, { method, headers: headersOf({ authorization: auth }) }),
+    (answer, what) => {
+      if (what.includes('"method":"HEAD"')) { expect(answer.status, what).to.be.below(500); return; }
+      // A dashboard asset (script, style sheet) is served as itself.
+      if (what.includes('/dashboard/assets/') && answer.status === 200) { expect(answer.type, what).to.match(/^(text\/css|text\/javascript|application\/javascript)/); return; }
+      expectDashboardForm(answer, what);
+    }));
+
+  // /swordservice: the service document for an account (and on behalf of someone), sword:error otherwise.
+  it('GET /swordservice', () => run('/swordservice', fc.record({ auth: authorization, onBehalfOf: fc.option(fc.oneof(text, fc.constantFrom('ops', 'fuzz', 'nobody')), { nil: undefined }), verbose: fc.constantFrom(...BOOLEANS), q: query(['x']) }),
+    ({ auth, onBehalfOf, verbose, q }) => send(`${node.url}/swordservice?${q}`, { headers: headersOf({ authorization: auth, 'x-on-behalf-of': onBehalfOf === undefined ? undefined : headerSafe(onBehalfOf), 'x-verbose': headerSafe(verbose) }) }),
+    expectSwordForm));
+
+  // /schemas/<name>.xsd: the two schemas, and names that try to leave the schema directory.
+  const schemaName = fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom('OAI-PMH-LR.xsd', 'OAI-PMH-LR-json.xsd') },
+    fc.constantFrom('..%2F..%2F..%2Fpackage.json', '..%2F..%2F..%2F..%2Fpackage.xsd', '%2e%2e%2fOAI-PMH-LR.xsd', 'OAI-PMH-LR.xsd%00', '.xsd', '..xsd', 'OAI-PMH-LR.XSD', '%2Fetc%2Fpasswd.xsd'),
+    fc.string({ maxLength: 40 }).map((name) => `${encodeURIComponent(name)}.xsd`),
+    hugeString.map((name) => `${name.slice(0, 10000)}.xsd`),
+  );
+  // The method first: `what` is cut at 300 characters, and a name may be 10,000 long.
+  it('GET /schemas/*.xsd', () => run('/schemas/*.xsd', fc.tuple(fc.constantFrom('GET', 'HEAD', 'POST'), schemaName),
+    ([method, name]) => send(`${node.url}/schemas/${name}`, { method }),
+    (answer, what) => { if (what.includes('"HEAD"')) expect(answer.status, what).to.be.below(500); else expectSchemaForm(answer, what); }));
+
+  // /incoming: what a replicator sends, generated: _bulk_docs batches (new_edits false, as replicators
+  // send them, and true), _revs_diff, checkpoints and single documents, as network_admin.
+  const rev = fc.oneof(fc.constantFrom('1-abc', '1-0123456789abcdef0123456789abcdef', '0-x', '-1-a', '', 'x'), fc.string({ maxLength: 20 }));
+  const replicated = fc.tuple(documents(nsdlDocs(1)[0] as Doc), fc.oneof(fc.constantFrom(...SPECIAL_IDS), fc.uuid(), fc.string({ maxLength: 20 })), rev).map(([docs, id, revision]) => {
+    const parsed = ((): unknown => { try { return JSON.parse(typeof docs === 'string' ? docs : docs.toString('utf8')); } catch { return undefined; } })();
+    const list = (parsed as { documents?: unknown } | undefined)?.documents;
+    return Array.isArray(list) ? list.map((doc, index) => (doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? { _id: `${id}${index}`, _rev: revision, ...doc } : doc)) : parsed;
+  });
+  const incoming = fc.oneof(
+    fc.tuple(replicated, fc.oneof(fc.constantFrom<unknown>(false, true, 'false', 0, null), anyJson)).map(([docs, newEdits]) => ({ path: '/_bulk_docs', method: 'POST', b: JSON.stringify({ docs, new_edits: newEdits }) as string | Buffer })),
+    body(['docs', 'new_edits']).map((b) => ({ path: '/_bulk_docs', method: 'POST', b })),
+    fc.tuple(fc.constantFrom('/_revs_diff', '/_missing_revs', '/_ensure_full_commit'), body(['doc-1', '_design/x', 'x'])).map(([path, b]) => ({ path, method: 'POST', b })),
+    fc.tuple(fc.oneof(fc.constantFrom('/_local/checkpoint', '/_local/lr-incoming-follower', '/_local/'), fc.string({ maxLength: 20 }).map((id) => `/${encodeURIComponent(id)}`)), body(['_rev', 'history', 'session_id', 'source_last_seq'])).map(([path, b]) => ({ path, method: 'PUT', b })),
+  );
+  it('/incoming (generated replication requests)', () => run('/incoming', incoming,
+    ({ path, method, b }) => send(`${node.url}/incoming${path}`, { method, headers: { authorization: OPS, 'content-type': 'application/json' }, body: typeof b === 'string' ? b : new Uint8Array(b) }),
+    (answer, what) => { if (answer.status === 401 || answer.status === 403 || answer.status === 404 || answer.status === 405) expectJsonForm(answer, what); else expectCouchForm(answer, what); }));
 
   it('a 1 GB body is refused before it is read into memory, on every endpoint that takes a body', async () => {
     const paths = ['/publish', '/delete', '/obtain', '/harvest/listrecords', '/OAI-PMH', '/swordpub', '/incoming/_bulk_docs'];

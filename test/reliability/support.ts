@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { runProgram } from '../support/programs.js';
+import { Scrape } from '../support/prometheus.js';
 
 export const SIZES = {
   /** fast-check runs per endpoint property. */
@@ -86,8 +87,74 @@ export function expectOaiForm(answer: Answer, what: string): void {
 
 /** A SWORD answer: a deposit receipt or service document, or a sword:error document; no unhandled 5xx. */
 export function expectSwordForm(answer: Answer, what: string): void {
+  // A request line over 16 KiB never reaches the route (see expectOaiForm).
+  if (answer.status === 431) { expectJsonForm(answer, what); return; }
   expect(answer.status, `${what}: ${answer.text.slice(0, 200)}`).to.be.below(500);
   const checked = wellFormed(answer.text);
   expect(checked.ok, `${what}: not well-formed`).to.equal(true);
   if (answer.status >= 400) expect(answer.text, what).to.match(/sword:error|<error/);
+}
+
+/** A node HTML page (/auth, /dashboard): a page, never a stack trace or the generic "something went wrong" 500. */
+function expectHtmlPage(answer: Answer, what: string): void {
+  expect(answer.type, `${what}: ${answer.text.slice(0, 200)}`).to.match(/^text\/html/);
+  expect(answer.text, what).to.match(/^<!doctype html>/i);
+  expect(answer.text, what).to.not.match(STACK);
+}
+
+/**
+ * /auth: every answer of its routes is a page (refusals 400/403/413/415 included) or a redirect
+ * (sign-in, sign-out); a path or method /auth does not have gets the node's JSON 404/405, and a
+ * request line over 16 KiB the HTTP parser's 431 (see expectOaiForm). Never
+ * a 5xx: the provider is up, so even its failure page (502) may not appear.
+ */
+export function expectAuthForm(answer: Answer, what: string): void {
+  if (answer.status === 404 || answer.status === 405 || answer.status === 431) { expectJsonForm(answer, what); return; }
+  expect(answer.status, `${what}: ${answer.text.slice(0, 200)}`).to.be.oneOf([200, 302, 303, 400, 403, 413, 415]);
+  if (answer.status === 302 || answer.status === 303) { expect(answer.headers.get('location'), what).to.be.a('string'); return; }
+  expectHtmlPage(answer, what);
+}
+
+/** /dashboard: the page for network_admin; refusals (401 with its Basic challenge, 403) and 404/405 in the node's JSON form. */
+export function expectDashboardForm(answer: Answer, what: string): void {
+  if (answer.status === 200) { expectHtmlPage(answer, what); return; }
+  expectJsonForm(answer, what);
+}
+
+/** /metrics: the Prometheus text exposition, which an independent parser reads; refusals in the node's JSON form. */
+export function expectMetricsForm(answer: Answer, what: string): void {
+  if (answer.status !== 200) { expectJsonForm(answer, what); return; }
+  expect(answer.type, what).to.match(/^text\/plain; version=0\.0\.4/);
+  expect(new Scrape(answer.text).family('lr_store_up'), `${what}: no lr_store_up`).to.not.equal(undefined);
+}
+
+/** /schemas/<name>: one of the node's XSDs, well-formed, or the node's JSON 404; never another file. */
+export function expectSchemaForm(answer: Answer, what: string): void {
+  if (answer.status !== 200) { expectJsonForm(answer, what); return; }
+  expect(answer.type, what).to.match(/^application\/xml/);
+  expect(answer.text, what).to.match(/<(xs:|xsd:)?schema[\s>]/);
+  expect(wellFormed(answer.text).ok, `${what}: not well-formed`).to.equal(true);
+}
+
+/**
+ * /incoming speaks CouchDB's replication protocol: a JSON answer, errors as CouchDB's
+ * {"error", "reason"} (passed on from the store) or the node's own {"OK": false, "error"}
+ * (its refusals); no unhandled 5xx. The one 503 is the documented retry of a batch that met a
+ * conflict (src/services/distribute/inbound-proxy.ts), with Retry-After.
+ */
+export function expectCouchForm(answer: Answer, what: string): void {
+  expect(answer.type, `${what}: ${answer.text.slice(0, 200)}`).to.match(/^application\/json/);
+  expect(answer.text, what).to.not.match(STACK);
+  const body = JSON.parse(answer.text) as unknown;
+  if (answer.status >= 400) {
+    const error = (body as { error?: unknown }).error;
+    expect(typeof error, `${what}: ${answer.status} ${answer.text.slice(0, 200)}`).to.equal('string');
+    expect(error, `${what}: unhandled`).to.not.equal('internal error');
+  }
+  if (answer.status === 503) {
+    expect(answer.headers.get('retry-after'), what).to.be.a('string');
+    expect(answer.text, what).to.match(/conflict/);
+    return;
+  }
+  expect(answer.status, `${what}: ${answer.status} ${answer.text.slice(0, 200)}`).to.be.below(500);
 }

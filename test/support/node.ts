@@ -55,6 +55,21 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   return { status: response.status, body, headers: response.headers };
 }
 
+/**
+ * GET /status until its live count is current. /status never waits for an index (issue 14,
+ * defect 8): right after a write it may answer with the count as last indexed
+ * (`doc_count_current` false) while the index check it started goes on.
+ */
+export async function currentStatus(url: string, timeoutMs = 60000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await getJson(`${url}/status`);
+    if (body.doc_count_current === true) return body;
+    if (Date.now() > deadline) throw new Error(`/status has no current count after ${timeoutMs} ms: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Creates an account in the node's accounts database with the service `npm run account -- add` calls. */
 export async function addAccount(node: RunningNode, name: string, password: string, role: AccountRole | AccountRole[] = 'publisher', submitter = name): Promise<void> {
   const { AccountRepository } = await import('../../src/storage/account-repository.js');

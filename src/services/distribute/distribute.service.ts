@@ -17,6 +17,7 @@ import { INBOUND_PATH } from './inbound-proxy.js';
 import { notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import { publicFetchError } from '../../net/fetch-failure.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 export const REPLICATION_FILTER = 'distribute/live_for_destination';
@@ -28,7 +29,12 @@ const LEASE_TTL_MS = 90_000;
 export interface DistributeAnswer { OK: boolean; error: string; running_since?: string }
 
 export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
-export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; docs_written?: number; docs_read?: number }
+/**
+ * One destination's last run, as /status serves it (public): `reason` says what failed in the
+ * user's terms; `detail` (the fetcher's or the store's own words) goes to the log only and is
+ * never recorded (issue 14, defect 7).
+ */
+export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; detail?: string; docs_written?: number; docs_read?: number }
 
 async function fetchJson(url: string, authorization?: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), redirect: 'error' });
@@ -40,6 +46,7 @@ async function fetchJson(url: string, authorization?: string): Promise<{ status:
   }
 }
 
+/** The error's own text, credentials scrubbed: for the log only (it names resolver internals). */
 const describe = (error: unknown): string => scrubCredentials(error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error));
 
 export class DistributeService {
@@ -105,10 +112,10 @@ export class DistributeService {
     };
     const entries = await Promise.all(active.map((connection) => this.timedToDestination(local, connection, at)));
     const outbound: Record<string, Record<string, unknown>> = {};
-    for (const [index, entry] of entries.entries()) {
+    for (const [index, { detail, ...entry }] of entries.entries()) {
       const url = scrubCredentials(String(active[index]?.destination_node_url));
       outbound[url] = { ...entry };
-      const log = { destination: url, ...entry };
+      const log = { destination: url, ...entry, ...(detail ? { detail } : {}) };
       if (entry.outcome === 'ok' || entry.outcome === 'skipped') this.logger.info(log, 'distribution');
       else this.logger.warn(log, 'distribution to a destination failed');
     }
@@ -134,7 +141,7 @@ export class DistributeService {
       const answer = await fetchJson(`${url}/destination`);
       info = parseDestinationAnswer(answer.body);
     } catch (error) {
-      return { ...base, outcome: 'unreachable', reason: `GET /destination failed: ${describe(error)}` };
+      return { ...base, outcome: 'unreachable', reason: `destination ${scrubCredentials(url)} could not be reached: ${publicFetchError(error)}`, detail: `GET /destination failed: ${describe(error)}` };
     }
     if (typeof info === 'string') return { ...base, outcome: 'unreachable', reason: info };
     if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
@@ -154,7 +161,7 @@ export class DistributeService {
       const probe = await fetchJson(incoming.toString(), authorization);
       if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
     } catch (error) {
-      return { ...base, outcome: 'unreachable', reason: `the inbound endpoint did not answer: ${describe(error)}` };
+      return { ...base, outcome: 'unreachable', reason: `the inbound endpoint ${scrubCredentials(incoming.toString())} could not be reached: ${publicFetchError(error)}`, detail: `the inbound endpoint did not answer: ${describe(error)}` };
     }
     if (credentials && sameOrigin) {
       incoming.username = encodeURIComponent(credentials.user);
@@ -171,6 +178,7 @@ export class DistributeService {
       docs_written: result.docsWritten,
       docs_read: result.docsRead,
       ...(result.error ? { reason: result.error } : {}),
+      ...(result.detail ? { detail: result.detail } : {}),
     };
   }
 }

@@ -24,10 +24,17 @@ import type { Gate } from '../../http/gate.js';
 import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { AppError } from '../../errors/app-error.js';
+import { nestsDeeperThan } from '../../http/json-body.js';
 import type { InboundReceiver } from './inbound-receiver.js';
 
 export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
+/**
+ * The deepest nesting a replicated body may have. Resource documents nest a few levels (spec
+ * "Resource Data Description Data Model"); the embedded store fails on about 10,000 with a 500
+ * (a stack overflow), which the proxy would pass on: refused here as a bad request instead.
+ */
+const MAX_NESTING = 1000;
 /** 413 as CouchDB answers it (a replicator then splits its batch), in the JSON endpoints' words. */
 const tooLarge = (): AppError => new AppError(413, 'payload_too_large', `request body too large: the limit is ${BODY_LIMIT} bytes`);
 
@@ -86,6 +93,7 @@ export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundRece
     }
     const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
     const body = hasBody ? await readBody(ctx.req, ctx.request.length) : undefined;
+    if (body && nestsDeeperThan(body, MAX_NESTING)) throw new AppError(400, 'invalid_request', `request body nests deeper than ${MAX_NESTING} levels`);
     if (body && segments[0] === '_bulk_docs') {
       const bulk = bulkDocsOf(body);
       if (!bulk.newEdits) {

@@ -40,7 +40,9 @@ export function readArgs(verb: HarvestVerb, raw: unknown): HarvestArgs {
     if (Array.isArray(value)) throw new HarvestError('badArgument', `${name} is given more than once`);
     if (typeof value === 'boolean' && name.startsWith('by_')) args[name] = value;
     else if (typeof value === 'string') args[name] = value;
-    else if (value !== undefined && value !== null) throw new HarvestError('badArgument', `${name} must be a string`);
+    // A JSON null (or number, object) is a value of the wrong type, not an absent argument: read
+    // as absent, {"from": null} listed every record (issue 14 defect 4; OAI-PMH 2.0 §3.6 badArgument).
+    else throw new HarvestError('badArgument', `${name} must be a string${name.startsWith('by_') ? ' (T or F) or a JSON boolean' : ''}`);
   }
   return args;
 }

@@ -5,7 +5,8 @@
  */
 import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
-import type { LiveSummary, ResourceRepository } from '../../storage/resource-repository.js';
+import { INDEXED_VIEW_NAMES, type IndexState, type LiveSummary, type ResourceRepository, type StoreCounters } from '../../storage/resource-repository.js';
+import { seqNumber } from '../../storage/index-state.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { withoutStoreFields } from '../../domain/resource-document.js';
 
@@ -17,31 +18,82 @@ function publicFields(doc: StoredDoc | undefined, drop: readonly string[] = []):
 }
 
 /**
- * /status budgets: a stale read that takes longer means its view is being built; an index only
- * a few changes behind is brought up to date first (so a count right after a write is exact).
+ * How long /status waits for the store (issue 14, defect 8: a health check answers "always under
+ * 100 ms"). Reads still running then go on behind the answer, and the next call serves them.
  */
-const STATUS_BUDGET = { staleMs: 80, catchUpMs: 500, smallLag: 100 };
+const STATUS_WAIT_MS = 20;
 /**
- * The first /status of a process has no earlier count to fall back on: it waits longer for an
- * index a little behind (sample data just loaded), never for one far behind (a restart over many
- * new documents answers at once with the count as last indexed).
+ * The index check behind the answers (the live count and every view's state). It is never waited
+ * for past STATUS_WAIT_MS, so its own bounds can be long: a view being built holds even a stale
+ * read on the embedded store (PouchDB), and an index up to `smallLag` changes behind is brought
+ * up to date so that a count right after a write becomes exact.
  */
-const FIRST_STATUS_BUDGET = { staleMs: 2000, catchUpMs: 2000, smallLag: 1000 };
+const INDEX_CHECK_BUDGET = { staleMs: 10_000, catchUpMs: 10_000, smallLag: 1000 };
+
+/**
+ * How old the last answer of the database's counters may be and still serve when this call's
+ * read is late. A store that has not answered for longer is waited for, so that a hung store
+ * makes the health check time out (Dockerfile HEALTHCHECK) rather than answer from memory.
+ */
+const COUNTERS_MAX_AGE_MS = 10_000;
+
+/**
+ * A store read of each /status: waited for until the call's deadline, after which its last
+ * answer serves (the read goes on and updates it). Waited for in full when there is no answer
+ * yet, when the last one is older than `maxAgeMs`, or when the last read failed: a store that is
+ * down is reported (the JSON error exit: 503), never hidden behind an older answer.
+ */
+class LateRead<T> {
+  private last: { value: T; read: number; at: number } | undefined;
+  private lastFailed = false;
+  private reads = 0;
+
+  constructor(private readonly read: () => Promise<T>, private readonly maxAgeMs: number) {}
+
+  /** Starts one read. `done` never rejects: a read failing after the answer has gone is no unhandled rejection. */
+  start(): { done: Promise<void>; arrived(): boolean; answer(): Promise<T> } {
+    const number = (this.reads += 1);
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+    const done = this.read().then((value) => {
+      outcome = { ok: true, value };
+      // A slow read that ends after a later one does not replace its newer answer.
+      if (!this.last || this.last.read < number) { this.last = { value, read: number, at: Date.now() }; this.lastFailed = false; }
+    }, (error: unknown) => {
+      outcome = { ok: false, error };
+      if (!this.last || this.last.read < number) this.lastFailed = true;
+    });
+    const answer = async (): Promise<T> => {
+      if (!outcome && this.last && !this.lastFailed && Date.now() - this.last.at < this.maxAgeMs) return this.last.value;
+      await done;
+      if (outcome?.ok === false) throw outcome.error;
+      return (outcome as { value: T }).value;
+    };
+    return { done, arrived: () => outcome?.ok === true, answer };
+  }
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
 
 export interface NodeStatus {
   OK: true;
   node_id: unknown;
   node_name: unknown;
   active: boolean;
-  doc_count: number;
+  /** Live documents as last counted; null until a first count (its view is being built). */
+  doc_count: number | null;
   install_time: unknown;
   start_time: unknown;
   process_start_time: string;
   earliestDatestamp: string | null;
-  /** false: doc_count and earliestDatestamp are as last indexed; the index is catching up. */
+  /** true only when doc_count and earliestDatestamp are known to include every write so far. */
   doc_count_current: boolean;
-  /** Whether every view has indexed the whole database (reads of a stale view may wait or 503). */
+  /**
+   * true only when every view is known to have indexed the whole database; false while one is
+   * behind or being built, or when no check has finished since the last write (reads of a stale
+   * view may wait or 503).
+   */
   views_current: boolean;
+  /** The views not known to have indexed the database up to this call's update_seq. */
   stale_views: string[];
   /** The database's own counters (every document, tombstones and design documents included). */
   store: { doc_count: number; update_seq: string | number };
@@ -53,12 +105,17 @@ export interface NodeStatus {
 
 export class NodeInfoService {
   private lastLive: LiveSummary | undefined;
+  private lastIndex: IndexState | undefined;
+  private indexCheck: Promise<void> | undefined;
+  private readonly counters: LateRead<StoreCounters>;
 
   constructor(
     private readonly nodes: NodeRepository,
     private readonly resources: ResourceRepository,
     private readonly processStartTime: string,
-  ) {}
+  ) {
+    this.counters = new LateRead(() => resources.counters(), COUNTERS_MAX_AGE_MS);
+  }
 
   private async requiredNodeDescription(): Promise<StoredDoc> {
     const node = await this.nodes.nodeDescription();
@@ -67,30 +124,78 @@ export class NodeInfoService {
   }
 
   /**
-   * A health check: answers from cheap state, never waiting for an index build (issue 14: under
-   * 100 ms). While the live-count view is being built, the last count this process saw answers;
-   * with none yet (the first /status of a process), FIRST_STATUS_BUDGET applies.
+   * Reads everything /status serves once, at start-up, so that the first call of the process
+   * has an earlier answer of each part to fall back on (issue 14: it once waited up to 4 s).
+   */
+  async prime(): Promise<void> {
+    // The two node documents are read once their feed follows, so that their copies are kept from then on.
+    const nodeDocs = this.nodes.nodeFeedFollowing().then(() => Promise.all([this.nodes.nodeDescription(), this.nodes.nodeStatus()]));
+    await Promise.all([nodeDocs, this.counters.start().done, this.checkIndexes()]).catch(() => undefined);
+  }
+
+  /**
+   * Reads the live count and every view's state behind the answers, one check at a time: calls
+   * during a long index build share the check in progress instead of each adding view reads to
+   * the store's load. Its failures are left to the cheap reads of the next /status to report.
+   */
+  checkIndexes(): Promise<void> {
+    this.indexCheck ??= Promise.all([
+      this.resources.liveSummary(INDEX_CHECK_BUDGET).then((live) => { if (live) this.lastLive = live; }),
+      this.resources.indexState(INDEX_CHECK_BUDGET.staleMs).then((index) => { this.lastIndex = index; }),
+    ]).then(() => undefined, () => undefined).finally(() => { this.indexCheck = undefined; });
+    return this.indexCheck;
+  }
+
+  /** Whether the last index check is known to hold at `seq` (nothing to check again). */
+  private checkedAt(seq: number): boolean {
+    const live = this.lastLive;
+    const index = this.lastIndex;
+    return live !== undefined && index !== undefined && live.current && index.viewsCurrent && live.checkedSeq >= seq && seqNumber(index.updateSeq) >= seq;
+  }
+
+  /**
+   * A health check (issue 14, defect 8): answers from cheap state within STATUS_WAIT_MS of store
+   * time, never waiting for an index. The node description and the node status document come
+   * from memory (their _changes feed); the database's counters are read at each call; the live
+   * count and the views' state come from the latest index check, started here unless the last
+   * one holds at this call's update_seq, and served by a later call when it takes longer. Each
+   * is marked current only when checked against this call's update_seq. The count is null until
+   * a first check has answered (its view is being built).
    */
   async status(): Promise<NodeStatus> {
-    const [node, status, fresh, index] = await Promise.all([
-      this.requiredNodeDescription(), this.nodes.nodeStatus(), this.resources.liveSummary(this.lastLive ? STATUS_BUDGET : FIRST_STATUS_BUDGET), this.resources.indexState(STATUS_BUDGET.staleMs),
-    ]);
-    const summary = fresh ?? (this.lastLive ? { ...this.lastLive, current: false } : { count: 0, earliest: undefined, current: false });
-    if (fresh) this.lastLive = fresh;
+    const deadline = delay(STATUS_WAIT_MS);
+    const counters = this.counters.start();
+    // After a write of this process, one store read each; else from memory.
+    const nodeDocs = Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus()]);
+    // Awaited below, after the wait: marked handled now, so that a store failing meanwhile is no unhandled rejection.
+    nodeDocs.catch(() => undefined);
+    // The check starts once the counters are in (or the wait is over), so that on an idle store
+    // its view reads do not queue ahead of the one read every call makes.
+    await Promise.race([counters.done, deadline]);
+    const store = await counters.answer();
+    // Checked against this call's own update_seq: a count or a view check older than a write is
+    // not current, and without this call's update_seq nothing is known to be.
+    const seq = counters.arrived() ? seqNumber(store.updateSeq) : Number.POSITIVE_INFINITY;
+    if (!this.checkedAt(seq)) await Promise.race([this.checkIndexes(), deadline]);
+    const [node, status] = await nodeDocs;
+    const live = this.lastLive;
+    const index = this.lastIndex;
+    // A view check older than this call's update_seq knows nothing of the writes since: every view may be behind.
+    const indexHolds = index !== undefined && seqNumber(index.updateSeq) >= seq;
     return {
       OK: true,
       node_id: node.node_id,
       node_name: node.node_name,
       active: node.active === true,
-      doc_count: summary.count,
+      doc_count: live?.count ?? null,
       install_time: status?.install_time ?? null,
       start_time: status?.start_time ?? null,
       process_start_time: this.processStartTime,
-      earliestDatestamp: summary.earliest ?? null,
-      doc_count_current: summary.current,
-      views_current: index.viewsCurrent,
-      stale_views: index.staleViews,
-      store: { doc_count: index.docCount, update_seq: index.updateSeq },
+      earliestDatestamp: live?.earliest ?? null,
+      doc_count_current: live !== undefined && live.current && live.checkedSeq >= seq,
+      views_current: indexHolds && index.viewsCurrent,
+      stale_views: indexHolds ? index.staleViews : [...INDEXED_VIEW_NAMES],
+      store: { doc_count: store.docCount, update_seq: store.updateSeq },
       last_in_sync: status?.last_in_sync ?? null,
       last_out_sync: status?.last_out_sync ?? null,
       outbound: status?.outbound ?? {},
