@@ -225,6 +225,6 @@ describe('POST /publish, a large batch (written in slices while the next slice i
     expect(updated.create_timestamp).to.equal(before.create_timestamp);
     expect(updated.node_timestamp).to.equal([...stamps][0]);
     await settled(node);
-    expect((await getJson(`${node.url}/status`)).body.doc_count).to.equal(2 + 400 - 3 - 2);
+    expect((await currentStatus(node.url)).doc_count).to.equal(2 + 400 - 3 - 2);
   });
 });
