@@ -80,7 +80,7 @@ export class DistributionRepository {
    * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
    * a Mango selector where the selection has one (Apache CouchDB 3).
    */
-  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly selectors = false, private readonly nodes?: NodeRepository) {
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly nodes: NodeRepository, private readonly selectors = false) {
     this.node = couch.use(names.node);
     this.resources = couch.use(names.resourceData);
   }
@@ -136,13 +136,11 @@ export class DistributionRepository {
   }
 
   /**
-   * Writes node_status through the node repository when there is one, so that the copy /status
-   * serves from memory (src/storage/followed-documents.ts) is dropped at once, not when the
-   * _changes feed reports the write.
+   * node_status is written through the node repository, so that the copy /status serves from
+   * memory (src/storage/followed-documents.ts) is dropped at once, not when the feed reports it.
    */
   private async writeStatus(build: (existing: StoredDoc | undefined) => StoredDoc): Promise<void> {
-    if (this.nodes) await this.nodes.reconcileNodeDoc(NODE_STATUS_ID, build);
-    else await reconcileDoc(this.node, NODE_STATUS_ID, build);
+    await this.nodes.reconcileNodeDoc(NODE_STATUS_ID, build);
   }
 
   /** Merges per-destination outcomes into node_status.outbound and sets last_out_sync (read by /status). */

@@ -45,7 +45,7 @@ export interface DistributionInput {
 
 export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
-  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), !input.embedded, input.nodes);
+  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, !input.embedded);
   const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock });
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
   const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics);
