@@ -21,6 +21,9 @@ import expressPouchDB from 'express-pouchdb';
 import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
 import { exitCodeOf } from '../errors/exit-codes.js';
 
+/** Longest a stopping store waits for responses in progress. */
+const DRAIN_MS = 1000;
+
 interface ChildSettings { dataDir: string; port: number; user: string; password: string }
 
 /** The settings arrive as the first IPC message from the supervisor (never in the environment). */
@@ -85,7 +88,13 @@ async function main(): Promise<void> {
   };
   const exists = (name: string): boolean => fs.existsSync(path.join(storeDir, name));
 
+  // Responses not yet finished: a stop lets them end (for up to DRAIN_MS: a longpoll the node
+  // gave up on would hold it for its whole timeout), then drops the connections left, idle
+  // keep-alive ones (server.close() alone held them for about 3 s, the clients' idle timeout).
+  const inFlight = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
+    inFlight.add(res);
+    res.on('close', () => inFlight.delete(res));
     if (!isAdmin(req.headers.authorization, settings)) {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="embedded"' });
       res.end(JSON.stringify({ error: 'unauthorized', reason: 'Authentication required.' }));
@@ -104,7 +113,15 @@ async function main(): Promise<void> {
     process.exit(exitCodeOf(error));
   });
   process.on('disconnect', () => process.exit(0));
-  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  process.on('SIGTERM', () => {
+    server.close(() => process.exit(0));
+    const deadline = Date.now() + DRAIN_MS;
+    const drain = setInterval(() => {
+      if (inFlight.size > 0 && Date.now() < deadline) return;
+      clearInterval(drain);
+      server.closeAllConnections();
+    }, 20);
+  });
 }
 
 void main();

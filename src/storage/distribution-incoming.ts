@@ -4,8 +4,7 @@
  * removal of processed documents.
  */
 import type { DocumentScope } from 'nano';
-import type { Couch } from './couch.js';
-import { inStore, isNotFound, mapCouchError } from './couch.js';
+import { abortableRequest, inStore, isNotFound, mapCouchError, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
 import { bulkWrite } from './resource-writes.js';
@@ -36,7 +35,7 @@ export class IncomingRepository {
     const qs: Record<string, unknown> = { since: since ?? 0, limit, include_docs: true, seq_interval: limit };
     if (waitMs !== undefined) Object.assign(qs, { feed: 'longpoll', timeout: waitMs });
     const body = await inStore('read incoming changes', () =>
-      this.couch.request({ db: this.names.incoming, path: '_changes', qs, ...(signal ? { signal } : {}) })) as { results?: IncomingChange[]; last_seq?: unknown };
+      signal ? abortableRequest(this.couch, { db: this.names.incoming, path: '_changes', qs }, signal) : this.couch.request({ db: this.names.incoming, path: '_changes', qs })) as { results?: IncomingChange[]; last_seq?: unknown };
     return { results: body.results ?? [], lastSeq: body.last_seq ?? since };
   }
 

@@ -11,7 +11,7 @@
  * nothing is kept, so a copy is never older than the feed's last report.
  */
 import type { Logger } from 'pino';
-import type { Couch } from './couch.js';
+import { abortableRequest, type Couch } from './couch.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { seqNumber } from './index-state.js';
 
@@ -100,15 +100,15 @@ export class FollowedDocuments {
     while (!this.stopped) {
       try {
         // Changes after this sequence are all reported: from here on, reads may be kept.
-        const info = await this.couch.request({ db: this.db, signal: this.abort.signal } as never) as { update_seq: unknown };
+        const info = await abortableRequest(this.couch, { db: this.db }, this.abort.signal) as { update_seq: unknown };
         let since = info.update_seq;
         this.reportedSeq = seqNumber(since);
         this.following = true;
         this.markFollowing();
         while (!this.stopped) {
-          const answer = await this.couch.request({
-            db: this.db, path: '_changes', qs: { feed: 'longpoll', since: String(since), timeout: LONGPOLL_MS, include_docs: true }, signal: this.abort.signal,
-          } as never) as ChangesAnswer;
+          const answer = await abortableRequest(this.couch, {
+            db: this.db, path: '_changes', qs: { feed: 'longpoll', since: String(since), timeout: LONGPOLL_MS, include_docs: true },
+          }, this.abort.signal) as ChangesAnswer;
           for (const change of answer.results) {
             // Only documents already asked for are kept (a node database also holds key caches).
             const kept = this.copies.has(change.id);

@@ -4,7 +4,7 @@
  * `view_index.update_seq`; the embedded store answers it too, src/embedded/ddoc-info.ts).
  * Used by /status (resource-repository.ts) and /metrics (monitoring-repository.ts).
  */
-import type { Couch } from './couch.js';
+import { abortableRequest, type Couch } from './couch.js';
 
 /**
  * The count part of an update sequence: a number on PouchDB, "N-opaque" on CouchDB 3 (N sums the
@@ -19,8 +19,8 @@ export interface DesignDocIndex { pending: number | undefined; updateSeq: unknow
 
 /** The `_info` of one design doc (`ddocId` as `_design/name`); rejects as the request does. */
 export async function designDocIndex(couch: Couch, db: string, ddocId: string, signal?: AbortSignal): Promise<DesignDocIndex> {
-  // nano passes `signal` on to fetch; its RequestOptions type does not list it.
-  const body = await couch.request({ db, path: `${ddocId}/_info`, ...(signal ? { signal } : {}) }) as { view_index?: { update_seq?: unknown; updates_pending?: { total?: unknown } } };
+  const options = { db, path: `${ddocId}/_info` };
+  const body = await (signal ? abortableRequest(couch, options, signal) : couch.request(options)) as { view_index?: { update_seq?: unknown; updates_pending?: { total?: unknown } } };
   const pending = body.view_index?.updates_pending?.total;
   return { pending: typeof pending === 'number' ? pending : undefined, updateSeq: body.view_index?.update_seq };
 }

@@ -16,7 +16,7 @@
  * needs: two processes warming the same store only ask it the same idempotent question.
  */
 import type { Logger } from 'pino';
-import type { Couch } from './couch.js';
+import { abortableRequest, type Couch } from './couch.js';
 import { seqNumber } from './index-state.js';
 
 export interface WarmTarget { ddoc: string; views: string[] }
@@ -93,7 +93,7 @@ export class IndexWarmer {
   }
 
   private async currentSeq(): Promise<number> {
-    const info = await this.couch.request({ db: this.db, signal: this.abort.signal } as never) as { update_seq?: unknown };
+    const info = await abortableRequest(this.couch, { db: this.db }, this.abort.signal) as { update_seq?: unknown };
     return seqNumber(info.update_seq);
   }
 
@@ -107,7 +107,7 @@ export class IndexWarmer {
       for (const view of target.views) {
         if (this.stopped) return;
         const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(PASS_QUERY_TIMEOUT_MS)]);
-        await this.couch.request({ db: this.db, method: 'POST', path: `_design/${target.ddoc}/_view/${view}`, body: { limit: 0 }, signal } as never);
+        await abortableRequest(this.couch, { db: this.db, method: 'POST', path: `_design/${target.ddoc}/_view/${view}`, body: { limit: 0 } }, signal);
       }
     }
     this.passes += 1;

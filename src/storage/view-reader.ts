@@ -11,7 +11,7 @@
  */
 import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
-import { mapCouchError } from './couch.js';
+import { abortableRequest, mapCouchError } from './couch.js';
 
 export interface ViewParams {
   startkey?: unknown;
@@ -38,7 +38,7 @@ export class ViewReader {
   async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams, waitMs = this.waitMs): Promise<ViewResult<V>> {
     const signal = AbortSignal.timeout(waitMs);
     try {
-      return await db.server.relax({ db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params, signal } as never) as ViewResult<V>;
+      return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params }, signal) as ViewResult<V>;
     } catch (error) {
       if (signal.aborted) {
         throw storeUnavailable(`the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, { cause: error, retryAfter: RETRY_AFTER_SECONDS });

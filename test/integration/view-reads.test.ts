@@ -50,7 +50,10 @@ describe('view reads: long keys', () => {
   });
 });
 
-describe('view reads: bounded wait', () => {
+describe('view reads: bounded wait', function () {
+  // `eventually` retries for up to 120 s: a loaded machine (CI) can take longer than mocha's
+  // default 60 s to build the index, and that is a slow build, not a failure of the bounded wait.
+  this.timeout(150000);
   let node: TestNode;
   before(async () => {
     // Without the index warmer: each test needs an index nobody has built yet (the warmer has
