@@ -1,7 +1,7 @@
 /** Resource data queries the node endpoints need (the access services own their own views). */
 import type { DocumentScope } from 'nano';
-import type { Couch } from './couch.js';
-import { inStore } from './couch.js';
+import { abortableRequest, inStore, mapCouchError, type Couch } from './couch.js';
+import { storeUnavailable } from '../errors/app-error.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
@@ -96,10 +96,20 @@ export class ResourceRepository {
     return inStore('read the resource database', () => this.db.info());
   }
 
-  /** The database's own counters: one `GET /{db}`, which no index build holds up. */
-  async counters(): Promise<StoreCounters> {
-    const info = await this.info();
-    return { docCount: info.doc_count, updateSeq: info.update_seq as string | number };
+  /**
+   * The database's own counters: one `GET /{db}`, which no index build holds up. Past `waitMs`
+   * the store is reported as not answering (503), however the read is stuck.
+   */
+  async counters(waitMs: number): Promise<StoreCounters> {
+    const what = 'read the resource database';
+    const signal = AbortSignal.timeout(waitMs);
+    try {
+      const info = await abortableRequest(this.couch, { db: this.names.resourceData }, signal) as { doc_count: number; update_seq: unknown };
+      return { docCount: info.doc_count, updateSeq: info.update_seq as string | number };
+    } catch (error) {
+      if (signal.aborted) throw storeUnavailable(`the store has not answered within ${waitMs / 1000} s (${what})`, { cause: error, retryAfter: 10 });
+      throw mapCouchError(error, what);
+    }
   }
 
   /**

@@ -6,72 +6,26 @@
  * store. A change written straight to the store still applies without a restart, as soon as the
  * feed reports it.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
-import pino from 'pino';
-import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
-import { startTestNode, addAccount, basicAuth, postJson, getJson, settled, tempDir, type TestNode } from '../support/node.js';
+import { addAccount, basicAuth, postJson, getJson, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { TEST_COUCHDB_URL, prefixFor } from '../support/store.js';
+import { startProxiedNode, type ProxiedNode, type StoreProxy } from '../support/store-proxy.js';
 
 const AUTH = basicAuth('counted', 'counted-password-1');
 
-/** A pass-through proxy that records the method and path of every request (the _changes longpolls apart). */
-async function countingProxy(target: string): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const upstream = new URL(target);
-  const seen: string[] = [];
-  const agent = new http.Agent({ keepAlive: true });
-  const server = http.createServer((req, res) => {
-    const pathOnly = (req.url ?? '').split('?')[0] ?? '';
-    if (!pathOnly.endsWith('/_changes')) seen.push(`${req.method} ${decodeURIComponent(pathOnly)}`);
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: async () => { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)); agent.destroy(); } };
-}
-
 describe('store round trips per request', function () {
   this.timeout(120000);
-  let embedded: EmbeddedCouch | undefined;
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let proxied: ProxiedNode;
+  let proxy: StoreProxy;
   let node: TestNode;
-  let storeDir: string;
 
   before(async () => {
-    storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-store-requests-'));
-    let target: string;
-    let auth: { user: string; password: string };
-    if (TEST_COUCHDB_URL) {
-      const url = new URL(TEST_COUCHDB_URL);
-      auth = { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
-      url.username = ''; url.password = '';
-      target = url.href.replace(/\/$/, '');
-    } else {
-      auth = { user: 'counted-admin', password: 'counted-admin-password' };
-      embedded = new EmbeddedCouch({ dataDir: storeDir, ...auth, logger: pino({ level: 'silent' }) });
-      target = await embedded.start();
-    }
-    proxy = await countingProxy(target);
-    const dataDir = tempDir();
-    node = await startTestNode({ dataDir, env: { COUCHDB_URL: proxy.url, COUCHDB_USER: auth.user, COUCHDB_PASSWORD: auth.password, DB_PREFIX: prefixFor(dataDir), INDEX_WARMING: 'off' } });
+    proxied = await startProxiedNode({ INDEX_WARMING: 'off' });
+    ({ proxy, node } = proxied);
     await addAccount(node, 'counted', 'counted-password-1');
   });
-  after(async () => {
-    await node?.stop();
-    await proxy?.close();
-    await embedded?.stop();
-    fs.rmSync(storeDir, { recursive: true, force: true });
-  });
+  after(async () => proxied?.stop());
 
   it('a publish batch is one _bulk_docs once the node has read its documents', async () => {
     const docs = nsdlDocs(30);

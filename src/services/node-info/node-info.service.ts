@@ -33,9 +33,15 @@ const INDEX_CHECK_BUDGET = { staleMs: 10_000, catchUpMs: 10_000, smallLag: 1000 
 /**
  * How old the last answer of the database's counters may be and still serve when this call's
  * read is late. A store that has not answered for longer is waited for, so that a hung store
- * makes the health check time out (Dockerfile HEALTHCHECK) rather than answer from memory.
+ * is reported (503, after at most STORE_ANSWER_MS) rather than hidden behind an answer from memory.
  */
 const COUNTERS_MAX_AGE_MS = 10_000;
+/**
+ * How long the counters read of one call may take before the store counts as not answering and
+ * the call answers 503 (within the Dockerfile HEALTHCHECK's 5 s timeout, so a hung store is an
+ * unhealthy answer, not a probe that times out; and never a request held for as long as the store hangs).
+ */
+const STORE_ANSWER_MS = 3_000;
 
 /**
  * A store read of each /status: waited for until the call's deadline, after which its last
@@ -114,7 +120,7 @@ export class NodeInfoService {
     private readonly resources: ResourceRepository,
     private readonly processStartTime: string,
   ) {
-    this.counters = new LateRead(() => resources.counters(), COUNTERS_MAX_AGE_MS);
+    this.counters = new LateRead(() => resources.counters(STORE_ANSWER_MS), COUNTERS_MAX_AGE_MS);
   }
 
   private async requiredNodeDescription(): Promise<StoredDoc> {
