@@ -4,7 +4,7 @@
  * decided by src/services/distribute/inbound-proxy.ts; this is the HTTP hop only.
  */
 import { Readable } from 'node:stream';
-import type { Couch } from './couch.js';
+import { mapCouchError, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 
 export interface ForwardRequest { method: string; subpath: string; search: string; contentType: string | undefined; body: Buffer | undefined }
@@ -26,12 +26,18 @@ export class IncomingForwarder {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.authorization) headers.authorization = this.authorization;
     if (request.contentType) headers['content-type'] = request.contentType;
-    const response = await fetch(`${this.base}${request.subpath}${request.search}`, {
-      method: request.method,
-      headers,
-      ...(request.body && request.method !== 'GET' && request.method !== 'HEAD' ? { body: new Uint8Array(request.body) } : {}),
-      redirect: 'error',
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${request.subpath}${request.search}`, {
+        method: request.method,
+        headers,
+        ...(request.body && request.method !== 'GET' && request.method !== 'HEAD' ? { body: new Uint8Array(request.body) } : {}),
+        redirect: 'error',
+      });
+    } catch (error) {
+      // No answer at all (the store is down or restarting): 503 with Retry-After, as for every store call.
+      throw mapCouchError(error, 'forward a replication request to the incoming database');
+    }
     return {
       status: response.status,
       contentType: response.headers.get('content-type'),

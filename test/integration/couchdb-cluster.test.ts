@@ -47,6 +47,27 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
     }
   });
 
+  it('/status on a quiet cluster: once the figures are current, they stay current from both processes (no flicker)', async () => {
+    const { status } = await postJson(`${first.url}/publish`, { documents: distinct(200, 'status') }, auth);
+    expect(status).to.equal(200);
+    type Flags = { doc_count: number | null; doc_count_current: boolean; views_current: boolean; stale_views: string[] };
+    const flagsOf = async (node: TestNode): Promise<Flags> => (await getJson(`${node.url}/status`)).body as unknown as Flags;
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const [a, b] = await Promise.all([flagsOf(first), flagsOf(second)]);
+      if (a.doc_count_current && a.views_current && b.doc_count_current && b.views_current) break;
+      if (Date.now() > deadline) expect.fail(`/status never current: ${JSON.stringify({ a, b })}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const answers: Flags[] = [];
+    for (let call = 0; call < 40; call++) {
+      answers.push(await flagsOf(call % 2 ? second : first));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const flickers = answers.filter((flags) => !flags.doc_count_current || !flags.views_current || flags.doc_count !== 200);
+    expect(flickers, JSON.stringify(flickers.slice(0, 3))).to.deep.equal([]);
+  });
+
   it('harvests across both processes with one token chain while a member stops, and publishing goes on', async () => {
     const published: string[] = [];
     for (let i = 0; i < COUNT; i += 500) {

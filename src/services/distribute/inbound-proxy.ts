@@ -66,6 +66,40 @@ async function readBody(stream: IncomingMessage, declaredLength: number | undefi
   }
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A special member whose shape CouchDB refuses (400 doc_validation "Bad special document member",
+ * for the whole request). The embedded store (PouchDB) does not check it and fails with a 500
+ * TypeError instead (found by the generated /incoming requests: `"_attachments": "x"`), so the
+ * node answers as CouchDB does before the request reaches either store.
+ */
+function badSpecialMember(doc: Record<string, unknown>): string | undefined {
+  const attachments = doc._attachments;
+  if (attachments !== undefined && (!isObject(attachments) || !Object.values(attachments).every(isObject))) return '_attachments';
+  const revisions = doc._revisions;
+  if (revisions !== undefined && (!isObject(revisions) || typeof revisions.start !== 'number' || !Array.isArray(revisions.ids))) return '_revisions';
+  return undefined;
+}
+
+/**
+ * `_revs_diff` and `_missing_revs` take an object of doc id → array of revisions (CouchDB
+ * "Replication Protocol" 2.4.2.3.2). CouchDB refuses any other body (400, or its own 500
+ * function_clause for a non-array value); the embedded store (PouchDB) crashed on a non-array
+ * value for a stored id (found by the generated /incoming requests), so neither sees one.
+ */
+function checkRevisionQuery(body: Buffer, endpoint: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError(400, 'invalid_request', 'request body is not valid JSON');
+  }
+  if (!isObject(parsed) || !Object.values(parsed).every((revs) => Array.isArray(revs) && revs.every((rev) => typeof rev === 'string'))) {
+    throw new AppError(400, 'invalid_request', `${endpoint} needs a JSON object of document id to an array of revisions`);
+  }
+}
+
 /** `_bulk_docs` may carry resource documents only: an id starting with `_` would be a design or local document. */
 function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
   let parsed: unknown;
@@ -79,6 +113,8 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
   for (const doc of docs) {
     const id = (doc as { _id?: unknown } | null)?._id;
     if (typeof id !== 'string' || id.startsWith('_')) throw new AppError(403, 'forbidden', 'only resource documents may be replicated to this node');
+    const member = badSpecialMember(doc as Record<string, unknown>);
+    if (member) throw new AppError(400, 'invalid_request', `Bad special document member: ${member}`);
   }
   return { docs: docs as StoredDoc[], newEdits: (parsed as { new_edits?: unknown }).new_edits !== false };
 }
@@ -94,6 +130,7 @@ export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundRece
     const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
     const body = hasBody ? await readBody(ctx.req, ctx.request.length) : undefined;
     if (body && nestsDeeperThan(body, MAX_NESTING)) throw new AppError(400, 'invalid_request', `request body nests deeper than ${MAX_NESTING} levels`);
+    if (body && (segments[0] === '_revs_diff' || segments[0] === '_missing_revs')) checkRevisionQuery(body, segments[0]);
     if (body && segments[0] === '_bulk_docs') {
       const bulk = bulkDocsOf(body);
       if (!bulk.newEdits) {
