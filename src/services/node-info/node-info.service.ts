@@ -3,7 +3,7 @@
  * /pubkey. Their payloads are not shown in the spec; the shapes follow the original
  * Learning Registry node and are documented in the README.
  */
-import { notBootstrapped } from '../../errors/app-error.js';
+import { notBootstrapped, storeUnavailable } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import { INDEXED_VIEW_NAMES, type IndexState, type LiveSummary, type ResourceRepository, type StoreCounters } from '../../storage/resource-repository.js';
 import { seqNumber } from '../../storage/index-state.js';
@@ -42,6 +42,8 @@ const COUNTERS_MAX_AGE_MS = 10_000;
  * unhealthy answer, not a probe that times out; and never a request held for as long as the store hangs).
  */
 const STORE_ANSWER_MS = 3_000;
+/** How long /status waits for the node documents from the store before their last answer serves. */
+const NODE_DOCS_PATIENCE_MS = 500;
 
 /**
  * A store read of each /status: waited for until the call's deadline, after which its last
@@ -76,6 +78,14 @@ class LateRead<T> {
     };
     return { done, arrived: () => outcome?.ok === true, answer };
   }
+}
+
+/** `read`, or a 503 once the store has taken STORE_ANSWER_MS (the read itself goes on behind). */
+function withinStoreAnswer<T>(read: Promise<T>, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(storeUnavailable(`the store has not answered within ${STORE_ANSWER_MS / 1000} s (${what})`, { retryAfter: 10 })), STORE_ANSWER_MS);
+    read.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
 }
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
@@ -114,6 +124,8 @@ export class NodeInfoService {
   private lastIndex: IndexState | undefined;
   private indexCheck: Promise<void> | undefined;
   private readonly counters: LateRead<StoreCounters>;
+  /** The last node description and node status read, for a store that is slow to give them (nodeDocuments). */
+  private lastNodeDocs: { value: [StoredDoc, StoredDoc | undefined]; at: number } | undefined;
 
   constructor(
     private readonly nodes: NodeRepository,
@@ -171,8 +183,7 @@ export class NodeInfoService {
   async status(): Promise<NodeStatus> {
     const deadline = delay(STATUS_WAIT_MS);
     const counters = this.counters.start();
-    // After a write of this process, one store read each; else from memory.
-    const nodeDocs = Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus()]);
+    const nodeDocs = this.nodeDocuments();
     // Awaited below, after the wait: marked handled now, so that a store failing meanwhile is no unhandled rejection.
     nodeDocs.catch(() => undefined);
     // The check starts once the counters are in (or the wait is over), so that on an idle store
@@ -207,6 +218,26 @@ export class NodeInfoService {
       outbound: status?.outbound ?? {},
       timestamp: new Date().toISOString(),
     };
+  }
+
+  /**
+   * The node description and node status documents: from memory while their feed follows, from
+   * the store after a write of this process or before the feed follows. A store that hangs then
+   * must not hold /status: past NODE_DOCS_PATIENCE_MS the last answer (if under 10 s old) serves,
+   * and past STORE_ANSWER_MS the call is a 503. A read that fails is reported at once.
+   */
+  private async nodeDocuments(): Promise<[StoredDoc, StoredDoc | undefined]> {
+    const read = withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus()]), 'read the node documents')
+      .then((value) => { this.lastNodeDocs = { value, at: Date.now() }; return value; });
+    const last = this.lastNodeDocs;
+    if (!last || Date.now() - last.at >= COUNTERS_MAX_AGE_MS) return read;
+    const settled = await Promise.race([
+      read.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
+      delay(NODE_DOCS_PATIENCE_MS).then(() => undefined),
+    ]);
+    if (!settled) { read.catch(() => undefined); return last.value; }
+    if (!settled.ok) throw settled.error;
+    return settled.value;
   }
 
   async services(): Promise<{ OK: true; node_id: unknown; services: Record<string, unknown>[] }> {
