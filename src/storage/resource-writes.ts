@@ -2,13 +2,17 @@
 import type { DocumentScope } from 'nano';
 import { inStore } from './couch.js';
 import type { StoredDoc } from './documents.js';
+import { isWellFormedText } from '../domain/well-formed-text.js';
 
 export type WriteResult = { id: string; ok: true; rev: string } | { id: string; ok: false; error: string };
 
 export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promise<Map<string, StoredDoc>> {
   const found = new Map<string, StoredDoc>();
   if (ids.length === 0) return found;
-  const result = await inStore('read documents', () => db.fetch({ keys: [...new Set(ids)] }));
+  // An id that is not well-formed text names no stored document, and CouchDB would refuse the whole read.
+  const keys = [...new Set(ids)].filter(isWellFormedText);
+  if (keys.length === 0) return found;
+  const result = await inStore('read documents', () => db.fetch({ keys }));
   for (const row of result.rows) {
     if ('doc' in row && row.doc) found.set(row.id, row.doc as unknown as StoredDoc);
   }

@@ -26,6 +26,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { AppError } from '../../errors/app-error.js';
 import { nestsDeeperThan } from '../../http/json-body.js';
 import type { InboundReceiver } from './inbound-receiver.js';
+import { holdsIllFormedText } from '../../domain/well-formed-text.js';
 
 export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
@@ -116,7 +117,11 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
     const member = badSpecialMember(doc as Record<string, unknown>);
     if (member) throw new AppError(400, 'invalid_request', `Bad special document member: ${member}`);
   }
-  return { docs: docs as StoredDoc[], newEdits: (parsed as { new_edits?: unknown }).new_edits !== false };
+  const newEdits = (parsed as { new_edits?: unknown }).new_edits;
+  // CouchDB answers its own 500 function_clause to a new_edits that is not a boolean (e.g. "false").
+  if (newEdits !== undefined && typeof newEdits !== 'boolean') throw new AppError(400, 'invalid_request', 'new_edits must be true or false');
+  if (holdsIllFormedText(docs)) throw new AppError(400, 'invalid_request', 'documents must be well-formed Unicode text (a lone surrogate cannot be stored)');
+  return { docs: docs as StoredDoc[], newEdits: newEdits !== false };
 }
 
 export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, gate: Gate): Middleware<NodeState> {

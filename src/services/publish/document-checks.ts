@@ -13,6 +13,7 @@ import { inlineXmlRefusal } from './inline-xml.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { Clock } from '../../domain/timestamps.js';
+import { holdsIllFormedText } from '../../domain/well-formed-text.js';
 
 export type Envelope = Record<string, unknown>;
 
@@ -46,9 +47,11 @@ export type CheckResult = { ok: true; signature: SignatureOutcome } | { ok: fals
 /**
  * CouchDB treats an id beginning with "_" specially (`_design/`, `_local/`, or refused outright,
  * which fails a whole `_bulk_docs`): such a doc_ID, or a `replaces` entry naming one, is refused
- * per document (CouchDB "Document ID": ids starting with an underscore are reserved).
+ * per document (CouchDB "Document ID": ids starting with an underscore are reserved). So is a
+ * document holding text CouchDB cannot store (src/domain/well-formed-text.ts).
  */
-function reservedIdError(doc: Envelope): string | undefined {
+function storeRefusalError(doc: Envelope): string | undefined {
+  if (holdsIllFormedText(doc)) return 'invalid document: text must be well-formed Unicode (a lone surrogate, e.g. "\\ud800", cannot be stored)';
   if (typeof doc.doc_ID === 'string' && doc.doc_ID.startsWith('_')) return 'invalid document: doc_ID must not begin with "_" (reserved by the store)';
   if (Array.isArray(doc.replaces) && doc.replaces.some((id) => typeof id === 'string' && id.startsWith('_'))) {
     return 'invalid document: replaces must not name an id beginning with "_" (reserved by the store)';
@@ -99,7 +102,7 @@ export class DocumentChecks {
     const { policy } = context;
     const valid = context.mode === 'publish' ? this.validator.validate(doc) : this.validator.validateStored(doc);
     if (!valid.ok) return { ok: false, error: `invalid document: ${valid.error}` };
-    const reserved = reservedIdError(doc);
+    const reserved = storeRefusalError(doc);
     if (reserved) return { ok: false, error: reserved };
     const xml = context.mode === 'publish' ? inlineXmlRefusal(doc) : undefined;
     if (xml) return { ok: false, error: `invalid document: ${xml}` };
