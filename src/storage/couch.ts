@@ -54,6 +54,11 @@ export function abortableRequest(couch: Couch, options: RequestOptions, signal: 
   });
 }
 
+/** The store took longer than `waitMs` to answer a read the node bounds: 503, retry later. */
+export function storeNotAnswering(waitMs: number, what: string, cause?: unknown): AppError {
+  return storeUnavailable(`the store has not answered within ${waitMs / 1000} s (${what})`, { cause, retryAfter: 10 });
+}
+
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('store request aborted');
 }

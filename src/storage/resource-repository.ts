@@ -1,7 +1,6 @@
 /** Resource data queries the node endpoints need (the access services own their own views). */
 import type { DocumentScope } from 'nano';
-import { abortableRequest, inStore, mapCouchError, type Couch } from './couch.js';
-import { storeUnavailable } from '../errors/app-error.js';
+import { abortableRequest, inStore, mapCouchError, storeNotAnswering, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
@@ -107,7 +106,7 @@ export class ResourceRepository {
       const info = await abortableRequest(this.couch, { db: this.names.resourceData }, signal) as { doc_count: number; update_seq: unknown };
       return { docCount: info.doc_count, updateSeq: info.update_seq as string | number };
     } catch (error) {
-      if (signal.aborted) throw storeUnavailable(`the store has not answered within ${waitMs / 1000} s (${what})`, { cause: error, retryAfter: 10 });
+      if (signal.aborted) throw storeNotAnswering(waitMs, what, error);
       throw mapCouchError(error, what);
     }
   }

@@ -27,6 +27,7 @@ import { AppError } from '../../errors/app-error.js';
 import { nestsDeeperThan } from '../../http/json-body.js';
 import type { InboundReceiver } from './inbound-receiver.js';
 import { holdsIllFormedText } from '../../domain/well-formed-text.js';
+import { isRecord } from '../../domain/is-record.js';
 
 export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
@@ -67,7 +68,13 @@ async function readBody(stream: IncomingMessage, declaredLength: number | undefi
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+function parsedBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError(400, 'invalid_request', 'request body is not valid JSON');
+  }
+}
 
 /**
  * A special member whose shape CouchDB refuses (400 doc_validation "Bad special document member",
@@ -77,9 +84,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  */
 function badSpecialMember(doc: Record<string, unknown>): string | undefined {
   const attachments = doc._attachments;
-  if (attachments !== undefined && (!isObject(attachments) || !Object.values(attachments).every(isObject))) return '_attachments';
+  if (attachments !== undefined && (!isRecord(attachments) || !Object.values(attachments).every(isRecord))) return '_attachments';
   const revisions = doc._revisions;
-  if (revisions !== undefined && (!isObject(revisions) || typeof revisions.start !== 'number' || !Array.isArray(revisions.ids))) return '_revisions';
+  if (revisions !== undefined && (!isRecord(revisions) || typeof revisions.start !== 'number' || !Array.isArray(revisions.ids))) return '_revisions';
   return undefined;
 }
 
@@ -90,25 +97,15 @@ function badSpecialMember(doc: Record<string, unknown>): string | undefined {
  * value for a stored id (found by the generated /incoming requests), so neither sees one.
  */
 function checkRevisionQuery(body: Buffer, endpoint: string): void {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new AppError(400, 'invalid_request', 'request body is not valid JSON');
-  }
-  if (!isObject(parsed) || !Object.values(parsed).every((revs) => Array.isArray(revs) && revs.every((rev) => typeof rev === 'string'))) {
+  const parsed = parsedBody(body);
+  if (!isRecord(parsed) || !Object.values(parsed).every((revs) => Array.isArray(revs) && revs.every((rev) => typeof rev === 'string'))) {
     throw new AppError(400, 'invalid_request', `${endpoint} needs a JSON object of document id to an array of revisions`);
   }
 }
 
 /** `_bulk_docs` may carry resource documents only: an id starting with `_` would be a design or local document. */
 function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new AppError(400, 'invalid_request', 'request body is not valid JSON');
-  }
+  const parsed = parsedBody(body);
   const docs = (parsed as { docs?: unknown } | null)?.docs;
   if (!Array.isArray(docs)) throw new AppError(400, 'invalid_request', '_bulk_docs needs "docs"');
   for (const doc of docs) {

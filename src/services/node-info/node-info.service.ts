@@ -3,7 +3,8 @@
  * /pubkey. Their payloads are not shown in the spec; the shapes follow the original
  * Learning Registry node and are documented in the README.
  */
-import { notBootstrapped, storeUnavailable } from '../../errors/app-error.js';
+import { notBootstrapped } from '../../errors/app-error.js';
+import { storeNotAnswering } from '../../storage/couch.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import { INDEXED_VIEW_NAMES, type IndexState, type LiveSummary, type ResourceRepository, type StoreCounters } from '../../storage/resource-repository.js';
 import { seqNumber } from '../../storage/index-state.js';
@@ -83,7 +84,7 @@ class LateRead<T> {
 /** `read`, or a 503 once the store has taken STORE_ANSWER_MS (the read itself goes on behind). */
 function withinStoreAnswer<T>(read: Promise<T>, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(storeUnavailable(`the store has not answered within ${STORE_ANSWER_MS / 1000} s (${what})`, { retryAfter: 10 })), STORE_ANSWER_MS);
+    const timer = setTimeout(() => reject(storeNotAnswering(STORE_ANSWER_MS, what)), STORE_ANSWER_MS);
     read.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }
@@ -124,8 +125,13 @@ export class NodeInfoService {
   private lastIndex: IndexState | undefined;
   private indexCheck: Promise<void> | undefined;
   private readonly counters: LateRead<StoreCounters>;
-  /** The last node description and node status read, for a store that is slow to give them (nodeDocuments). */
-  private lastNodeDocs: { value: [StoredDoc, StoredDoc | undefined]; at: number } | undefined;
+  /**
+   * The node description and node status documents: from memory while their feed follows, from
+   * the store after a write of this process or before the feed follows. A store that hangs then
+   * must not hold /status: waited for up to NODE_DOCS_PATIENCE_MS, then the last answer (if
+   * under 10 s old) serves, and past STORE_ANSWER_MS the call is a 503.
+   */
+  private readonly nodeDocs: LateRead<[StoredDoc, StoredDoc | undefined]>;
 
   constructor(
     private readonly nodes: NodeRepository,
@@ -133,6 +139,7 @@ export class NodeInfoService {
     private readonly processStartTime: string,
   ) {
     this.counters = new LateRead(() => resources.counters(STORE_ANSWER_MS), COUNTERS_MAX_AGE_MS);
+    this.nodeDocs = new LateRead(() => withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus()]), 'read the node documents'), COUNTERS_MAX_AGE_MS);
   }
 
   private async requiredNodeDescription(): Promise<StoredDoc> {
@@ -183,9 +190,7 @@ export class NodeInfoService {
   async status(): Promise<NodeStatus> {
     const deadline = delay(STATUS_WAIT_MS);
     const counters = this.counters.start();
-    const nodeDocs = this.nodeDocuments();
-    // Awaited below, after the wait: marked handled now, so that a store failing meanwhile is no unhandled rejection.
-    nodeDocs.catch(() => undefined);
+    const nodeDocs = this.nodeDocs.start();
     // The check starts once the counters are in (or the wait is over), so that on an idle store
     // its view reads do not queue ahead of the one read every call makes.
     await Promise.race([counters.done, deadline]);
@@ -194,7 +199,8 @@ export class NodeInfoService {
     // not current, and without this call's update_seq nothing is known to be.
     const seq = counters.arrived() ? seqNumber(store.updateSeq) : Number.POSITIVE_INFINITY;
     if (!this.checkedAt(seq)) await Promise.race([this.checkIndexes(), deadline]);
-    const [node, status] = await nodeDocs;
+    await Promise.race([nodeDocs.done, delay(NODE_DOCS_PATIENCE_MS)]);
+    const [node, status] = await nodeDocs.answer();
     const live = this.lastLive;
     const index = this.lastIndex;
     // A view check older than this call's update_seq knows nothing of the writes since: every view may be behind.
@@ -218,26 +224,6 @@ export class NodeInfoService {
       outbound: status?.outbound ?? {},
       timestamp: new Date().toISOString(),
     };
-  }
-
-  /**
-   * The node description and node status documents: from memory while their feed follows, from
-   * the store after a write of this process or before the feed follows. A store that hangs then
-   * must not hold /status: past NODE_DOCS_PATIENCE_MS the last answer (if under 10 s old) serves,
-   * and past STORE_ANSWER_MS the call is a 503. A read that fails is reported at once.
-   */
-  private async nodeDocuments(): Promise<[StoredDoc, StoredDoc | undefined]> {
-    const read = withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus()]), 'read the node documents')
-      .then((value) => { this.lastNodeDocs = { value, at: Date.now() }; return value; });
-    const last = this.lastNodeDocs;
-    if (!last || Date.now() - last.at >= COUNTERS_MAX_AGE_MS) return read;
-    const settled = await Promise.race([
-      read.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
-      delay(NODE_DOCS_PATIENCE_MS).then(() => undefined),
-    ]);
-    if (!settled) { read.catch(() => undefined); return last.value; }
-    if (!settled.ok) throw settled.error;
-    return settled.value;
   }
 
   async services(): Promise<{ OK: true; node_id: unknown; services: Record<string, unknown>[] }> {
