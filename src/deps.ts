@@ -87,7 +87,7 @@ export function buildDeps(input: DepsInput): Deps {
   const accounts = new AccountRepository(input.couch, input.names, followed.accounts);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger);
-  const signatures = new SignaturePool();
+  const signatures = new SignaturePool(input.config.settings.signatureWorkers);
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs', 'resource_data', 'distribute', 'filters', 'live_for_destination.js'))), keys, signatures);
   const settings = new ServiceSettings(nodes);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);

@@ -2,6 +2,7 @@
  * Process settings: each has a description, an environment name and a default. A wrong value
  * throws ConfigError naming the setting, and main.ts turns it into a one-line message and exit 1.
  */
+import os from 'node:os';
 import { classifyAddress } from '../net/ip-address.js';
 
 export class ConfigError extends Error {
@@ -30,6 +31,8 @@ export interface Settings {
   viewWaitMs: number;
   /** Whether the node keeps view indexes current as documents arrive (src/storage/index-warmer.ts). */
   indexWarming: boolean;
+  /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
+  signatureWorkers: number;
   /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
   oidcIssuer: string | undefined;
   oidcClientId: string | undefined;
@@ -86,6 +89,19 @@ function checkOidcTogether(settings: Settings): void {
   if (missing) throw new ConfigError(missing[0], `must be set with ${group.filter(([, value]) => value !== undefined).map(([env]) => env).join(' and ')} (sign-in at /auth)`);
 }
 
+const MAX_SIGNATURE_WORKERS = 64;
+
+/**
+ * One worker per core beyond two. While the node publishes, its event loop and the store (the
+ * embedded store's process, or CouchDB on the same machine) each keep a core busy, and a worker
+ * only pays for its messages and its own copy of the code when a core is left for it. Measured on
+ * 2 cores (issue 19, CouchDB 3.5, 5,000 documents): proxy-signed publishing 1,318 documents/s on
+ * the event loop against 942 with two workers, verified publishing 866 against 666.
+ */
+function defaultSignatureWorkers(): number {
+  return Math.min(MAX_SIGNATURE_WORKERS, Math.max(0, os.availableParallelism() - 2));
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const SETTINGS = [
@@ -114,6 +130,10 @@ export const SETTINGS = [
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: (raw, env) => {
     if (raw !== 'on' && raw !== 'off') throw new ConfigError(env, `must be on or off, got "${raw}"`);
     return raw === 'on';
+  } },
+  { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
+    if (!/^\d+$/.test(raw) || Number(raw) > MAX_SIGNATURE_WORKERS) throw new ConfigError(env, `must be a whole number 0-${MAX_SIGNATURE_WORKERS}, got "${raw}"`);
+    return Number(raw);
   } },
   { key: 'oidcIssuer', env: 'OIDC_ISSUER', description: 'OpenID Connect issuer URL for sign-in at /auth (https; http only on loopback). Unset: /auth says accounts are not managed on the web', default: () => undefined, parse: parseIssuer },
   { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },

@@ -42,14 +42,17 @@ async function gpgVerify(armoredKey: string, signature: string): Promise<{ ok: b
   }
 }
 
-describe('proxy signing and verification in the signature workers (issue 19)', function () {
+// Both ways the node runs signature jobs (SIGNATURE_WORKERS): worker threads, and its event loop
+// (the default on a machine of two cores).
+for (const workers of ['2', '0']) describe(`proxy signing and verification, SIGNATURE_WORKERS=${workers} (issue 19)`, function () {
   this.timeout(120000);
   let node: TestNode;
   const stored = async (id: string): Promise<Doc> => node.couch.use(node.names.resourceData).get(id) as unknown as Promise<Doc>;
 
   before(async () => {
     requireProgram('gpg');
-    node = await startTestNode({ nodeConfig: { policy: { verify_signatures: true, allow_private_fetch: true } } });
+    node = await startTestNode({ nodeConfig: { policy: { verify_signatures: true, allow_private_fetch: true } }, env: { SIGNATURE_WORKERS: workers } });
+    expect(node.deps.signatures.size).to.equal(Number(workers));
     await addAccount(node, 'signer', 'signer-password-1');
   });
   after(async () => { await node?.stop(); });
@@ -58,6 +61,7 @@ describe('proxy signing and verification in the signature workers (issue 19)', f
     const docs = nsdlDocs(20).map((doc, i) => ({ ...doc, doc_ID: `proxy-signed-${i}`, identity: { submitter: 'signer', submitter_type: 'agent' } }));
     const published = await postJson(`${node.url}/publish`, { documents: docs }, SIGNER);
     expect(results(published.body).map((r) => r.OK)).to.deep.equal(docs.map(() => true));
+    expect(node.deps.signatures.runningWorkers, 'signature threads started').to.equal(Number(workers));
     const publicKey = await (await fetch(`${node.url}/pubkey`)).text();
     const fingerprint = (await node.deps.nodes.nodeKeys())?.fingerprint.toLowerCase();
     expect(fingerprint).to.match(/^[0-9a-f]{40}$/);

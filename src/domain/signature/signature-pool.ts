@@ -1,16 +1,16 @@
 /**
  * Proxy signing and signature verification off the event loop (issue 19): a pool of worker
- * threads, one per core (os.availableParallelism()), each running signature-jobs.ts with its own
- * key caches. A job goes to the worker with the fewest jobs in flight. Workers start on first use,
- * hold the process open only while they have work, end after a while without work, and a worker
- * that dies fails its own jobs only (the next job starts a new one). Size 0 runs the jobs on the calling thread (same results).
+ * threads (SIGNATURE_WORKERS, src/config/settings.ts: by default the cores beyond two), each
+ * running signature-jobs.ts with its own key caches. A job goes to the worker with the fewest
+ * jobs in flight. Workers start on first use, hold the process open only while they have work,
+ * end after a while without work, and a worker that dies fails its own jobs only (the next job
+ * starts a new one). Size 0 runs the jobs on the calling thread, with the same results.
  *
  * The worker is signature-worker.js beside this module in a build (dist/), and the .ts source under
  * tsx (tests, `npm run dev`, benchmarks).
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -47,10 +47,13 @@ export class SignaturePool {
   private nextId = 0;
   private closed = false;
 
-  constructor(readonly size: number = os.availableParallelism()) {
+  constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 0) throw new Error(`signature pool size must be a whole number, not ${size}`);
     this.inline = size === 0 ? new SignatureJobs() : undefined;
   }
+
+  /** Worker threads running now (they start on first use and end when idle). */
+  get runningWorkers(): number { return this.workers.length; }
 
   /** The signature block for `doc` (any existing one is ignored), made with the armored private key. */
   sign(doc: Record<string, unknown>, privateKey: string, passphrase: string | undefined, keyLocations: string[]): Promise<SignOutcome> {

@@ -1,4 +1,5 @@
 /** The process settings from the environment (src/config/settings.ts) and the CONFIG file schema (node-config.ts), without a node. */
+import os from 'node:os';
 import { expect } from 'chai';
 import { ConfigError, loadSettings, onLoopback } from '../../../src/config/settings.js';
 import { validateNodeConfig } from '../../../src/config/node-config.js';
@@ -12,6 +13,8 @@ describe('settings from the environment', () => {
   it('an empty environment gives the README\'s defaults', () => {
     expect(loadSettings({})).to.include({ port: 8080, host: '127.0.0.1', dataDir: './data', dbPrefix: '', logLevel: 'info', embeddedPort: 0, viewWaitMs: 20000 });
     expect(loadSettings({})).to.include({ couchdbUrl: undefined, publicUrl: undefined, monitoringPort: undefined, oidcIssuer: undefined });
+    // The signature workers: one per core beyond the two the event loop and the store keep busy.
+    expect(loadSettings({}).signatureWorkers).to.equal(Math.max(0, os.availableParallelism() - 2));
   });
 
   it('an empty value is unset, not an error', () => {
@@ -19,8 +22,9 @@ describe('settings from the environment', () => {
   });
 
   it('parses numbers and keeps text as given', () => {
-    expect(loadSettings({ PORT: '0', MONITORING_PORT: '9100', VIEW_WAIT_MS: '100', DB_PREFIX: 'wt_a1_', HOST: '0.0.0.0' }))
-      .to.include({ port: 0, monitoringPort: 9100, viewWaitMs: 100, dbPrefix: 'wt_a1_', host: '0.0.0.0' });
+    expect(loadSettings({ PORT: '0', MONITORING_PORT: '9100', VIEW_WAIT_MS: '100', DB_PREFIX: 'wt_a1_', HOST: '0.0.0.0', SIGNATURE_WORKERS: '3' }))
+      .to.include({ port: 0, monitoringPort: 9100, viewWaitMs: 100, dbPrefix: 'wt_a1_', host: '0.0.0.0', signatureWorkers: 3 });
+    expect(loadSettings({ SIGNATURE_WORKERS: '0' }).signatureWorkers).to.equal(0);
   });
 
   const refused: [Record<string, string>, string, RegExp][] = [
@@ -31,6 +35,9 @@ describe('settings from the environment', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /must be one of fatal, error/],
     [{ DB_PREFIX: 'Upper_' }, 'DB_PREFIX', /lower-case letter/],
     [{ VIEW_WAIT_MS: '99' }, 'VIEW_WAIT_MS', /at least 100/],
+    [{ SIGNATURE_WORKERS: '-1' }, 'SIGNATURE_WORKERS', /must be a whole number 0-64, got "-1"/],
+    [{ SIGNATURE_WORKERS: '65' }, 'SIGNATURE_WORKERS', /0-64/],
+    [{ SIGNATURE_WORKERS: 'auto' }, 'SIGNATURE_WORKERS', /0-64/],
     [{ OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /must use https/],
     [{ OIDC_ISSUER: 'https://id.example.org/?q=1', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /query or fragment/],
     [{ OIDC_ISSUER: 'https://id.example.org' }, 'OIDC_CLIENT_ID', /must be set with OIDC_ISSUER/],
