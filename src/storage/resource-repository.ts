@@ -6,16 +6,13 @@ import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
+import { ACCESS_DESIGN_DOC, ACCESS_VIEWS } from './access-views.js';
 
 /** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
-const INDEXED_VIEWS: readonly [string, string][] = [
-  ['node-status', 'live_by_node_timestamp'], ['obtain', 'by_node_timestamp'], ['obtain', 'by_resource_locator'],
-  ['harvest', 'by_node_timestamp'], ['harvest', 'by_resource_locator'], ['oai-pmh', 'by_schema'],
-  ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag'],
-];
+const INDEXED_VIEWS = ACCESS_VIEWS;
 
 /** The views /status reports on, as `design doc/view`. */
-export const INDEXED_VIEW_NAMES: readonly string[] = INDEXED_VIEWS.map(([ddoc, view]) => `${ddoc}/${view}`);
+export const INDEXED_VIEW_NAMES: readonly string[] = INDEXED_VIEWS.map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
 
 /** `checkedSeq`: the database's update_seq `current` was judged against (a later write makes it not current). */
 export interface LiveSummary { count: number; earliest: string | undefined; current: boolean; checkedSeq: number }
@@ -57,14 +54,14 @@ export class ResourceRepository {
    */
   async liveSummary(budget: { staleMs: number; catchUpMs: number; smallLag: number }): Promise<LiveSummary | undefined> {
     const read = (params: ViewParams, waitMs: number): Promise<ViewResult<null> | undefined> =>
-      this.views.read<null>(this.db, 'read live documents', 'node-status', 'live_by_node_timestamp', { limit: 1, ...params }, waitMs)
+      this.views.read<null>(this.db, 'read live documents', 'obtain_by_node_timestamp', { limit: 1, ...params }, waitMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
     const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
     if (!stale) return undefined;
     const checkedSeq = seqNumber(info.update_seq);
     const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
       const first = result.rows[0];
-      return { count: result.total_rows, earliest: first ? String(first.key) : undefined, current, checkedSeq };
+      return { count: result.total_rows, earliest: first ? String((first.key as unknown as [string, string])[0]) : undefined, current, checkedSeq };
     };
     const lag = checkedSeq - seqNumber(stale.update_seq);
     if (lag <= 0) return asLive(stale, true);
@@ -85,7 +82,7 @@ export class ResourceRepository {
    * is. Design docs without the figure (the embedded store) are left to the sequence comparison.
    */
   private async pendingByDesignDoc(waitMs: number): Promise<Map<string, number>> {
-    const ddocs = [...new Set(INDEXED_VIEWS.map(([ddoc]) => ddoc))];
+    const ddocs = [ACCESS_DESIGN_DOC];
     const answers = await Promise.all(ddocs.map((ddoc) => designDocIndex(this.couch, this.names.resourceData, `_design/${ddoc}`, AbortSignal.timeout(waitMs))
       .then((index) => index.pending, () => undefined)));
     return new Map(ddocs.flatMap((ddoc, index) => { const pending = answers[index]; return pending === undefined ? [] : [[ddoc, pending] as const]; }));
@@ -121,14 +118,13 @@ export class ResourceRepository {
       this.info(),
       this.pendingByDesignDoc(staleMs),
       // A view that does not answer within the budget is being built (see liveSummary).
-      ...INDEXED_VIEWS.map(([ddoc, view]) => this.views.read(this.db, 'read the index state', ddoc, view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
+      ...INDEXED_VIEWS.map((view) => this.views.read(this.db, 'read the index state', view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; })),
     ]);
     const dbSeq = seqNumber(info.update_seq);
-    const staleViews = INDEXED_VIEWS.filter(([ddoc], index) => {
-      const left = pending.get(ddoc);
-      return left !== undefined ? left > 0 : seqNumber(views[index]?.update_seq) < dbSeq;
-    }).map(([ddoc, view]) => `${ddoc}/${view}`);
+    const left = pending.get(ACCESS_DESIGN_DOC);
+    const staleViews = INDEXED_VIEWS.filter((_view, index) => (left !== undefined ? left > 0 : seqNumber(views[index]?.update_seq) < dbSeq))
+      .map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
     return { docCount: info.doc_count, updateSeq: info.update_seq as string | number, viewsCurrent: staleViews.length === 0, staleViews };
   }
 }
