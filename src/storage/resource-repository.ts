@@ -8,11 +8,8 @@ import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
 import { ACCESS_DESIGN_DOC, ACCESS_VIEWS } from './access-views.js';
 
-/** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
-const INDEXED_VIEWS = ACCESS_VIEWS;
-
 /** The views /status reports on, as `design doc/view`. */
-export const INDEXED_VIEW_NAMES: readonly string[] = INDEXED_VIEWS.map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
+export const INDEXED_VIEW_NAMES: readonly string[] = ACCESS_VIEWS.map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
 
 /** `checkedSeq`: the database's update_seq `current` was judged against (a later write makes it not current). */
 export interface LiveSummary { count: number; earliest: string | undefined; current: boolean; checkedSeq: number }
@@ -75,17 +72,15 @@ export class ResourceRepository {
   }
 
   /**
-   * Changes each design doc's index has still to process, where the server says so: CouchDB 3
-   * reports `view_index.updates_pending.total` in `GET /{db}/_design/{ddoc}/_info` (3.5 does),
-   * which reading does not wait for or trigger. A clustered view read's `update_seq` is no
+   * Changes the index of `_design/access` has still to process, where the server says so:
+   * CouchDB 3 reports `view_index.updates_pending.total` in `GET /{db}/_design/{ddoc}/_info` (3.5
+   * does), which reading does not wait for or trigger. A clustered view read's `update_seq` is no
    * substitute there: a view with no rows answers an older sequence however current its index
-   * is. Design docs without the figure (the embedded store) are left to the sequence comparison.
+   * is. Without the figure (the embedded store): undefined, left to the sequence comparison.
    */
-  private async pendingByDesignDoc(waitMs: number): Promise<Map<string, number>> {
-    const ddocs = [ACCESS_DESIGN_DOC];
-    const answers = await Promise.all(ddocs.map((ddoc) => designDocIndex(this.couch, this.names.resourceData, `_design/${ddoc}`, AbortSignal.timeout(waitMs))
-      .then((index) => index.pending, () => undefined)));
-    return new Map(ddocs.flatMap((ddoc, index) => { const pending = answers[index]; return pending === undefined ? [] : [[ddoc, pending] as const]; }));
+  private pendingChanges(waitMs: number): Promise<number | undefined> {
+    return designDocIndex(this.couch, this.names.resourceData, `_design/${ACCESS_DESIGN_DOC}`, AbortSignal.timeout(waitMs))
+      .then((index) => index.pending, () => undefined);
   }
 
   private info(): Promise<{ doc_count: number; update_seq: unknown }> {
@@ -116,14 +111,14 @@ export class ResourceRepository {
   async indexState(staleMs: number): Promise<IndexState> {
     const [info, pending, ...views] = await Promise.all([
       this.info(),
-      this.pendingByDesignDoc(staleMs),
-      // A view that does not answer within the budget is being built (see liveSummary).
-      ...INDEXED_VIEWS.map((view) => this.views.read(this.db, 'read the index state', view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
+      this.pendingChanges(staleMs),
+      // Every view is asked: on PouchDB each view has its own index. A view that does not answer
+      // within the budget is being built (see liveSummary).
+      ...ACCESS_VIEWS.map((view) => this.views.read(this.db, 'read the index state', view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; })),
     ]);
     const dbSeq = seqNumber(info.update_seq);
-    const left = pending.get(ACCESS_DESIGN_DOC);
-    const staleViews = INDEXED_VIEWS.filter((_view, index) => (left !== undefined ? left > 0 : seqNumber(views[index]?.update_seq) < dbSeq))
+    const staleViews = ACCESS_VIEWS.filter((_view, index) => (pending !== undefined ? pending > 0 : seqNumber(views[index]?.update_seq) < dbSeq))
       .map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
     return { docCount: info.doc_count, updateSeq: info.update_seq as string | number, viewsCurrent: staleViews.length === 0, staleViews };
   }
