@@ -26,13 +26,13 @@ try {
   process.stdout.write(`done; views built in ${round((Date.now() - indexStart) / 1000)} s\n`);
 
   const obtain = await followTokens((token) => `${node.url}/obtain${token ? `?resumption_token=${encodeURIComponent(token)}` : ''}`);
-  const obtainRaw = await rawViewPages(node, 'access', 'obtain_by_node_timestamp', PAGE, { descending: true });
+  const obtainRaw = await rawViewPages(node, 'obtain', 'by_node_timestamp', PAGE, { descending: true });
   if (obtain.count !== TOTAL || obtainRaw.count !== TOTAL) throw new Error(`obtain counts differ: ours ${obtain.count}, raw ${obtainRaw.count}, stored ${TOTAL}`);
   process.stdout.write(`obtain ALL: ${round(obtain.count / obtain.seconds)} docs/s; raw view read ${round(obtainRaw.count / obtainRaw.seconds)} docs/s\n`);
 
   // Slice by identity: "NSDL" submits one document in eight.
   const slice = await followTokens((token) => `${node.url}/slice?identity=nsdl${token ? `&resumption_token=${encodeURIComponent(token)}` : ''}`);
-  const sliceRaw = await rawViewPages(node, 'access', 'slice_by_identity', PAGE, { startkey: ['nsdl'], endkey: ['nsdl', {}] });
+  const sliceRaw = await rawViewPages(node, 'slice', 'by_identity', PAGE, { startkey: ['nsdl'], endkey: ['nsdl', {}] });
   if (slice.count !== sliceRaw.count) throw new Error(`slice counts differ: ours ${slice.count}, raw ${sliceRaw.count}`);
   process.stdout.write(`slice by identity: ${round(slice.count / slice.seconds)} docs/s; raw view read ${round(sliceRaw.count / sliceRaw.seconds)} docs/s\n`);
 

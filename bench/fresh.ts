@@ -40,10 +40,10 @@ const FIRST_PAGES: [string, string][] = [
 
 /** The same first reads, straight to the store (limit = one page, include_docs). */
 const RAW_FIRST_READS: [string, string, string, Record<string, unknown>][] = [
-  ['obtain', 'access', 'obtain_by_node_timestamp', { descending: true }],
-  ['slice', 'access', 'slice_by_tag', { startkey: ['topic-7'], endkey: ['topic-7', {}] }],
-  ['JSON harvest', 'access', 'harvest_by_node_timestamp', {}],
-  ['OAI-PMH ListRecords', 'access', 'oai_pmh_by_schema', { startkey: [schema], endkey: [schema, {}] }],
+  ['obtain', 'obtain', 'by_node_timestamp', { descending: true }],
+  ['slice', 'slice', 'by_tag', { startkey: ['topic-7'], endkey: ['topic-7', {}] }],
+  ['JSON harvest', 'harvest', 'by_node_timestamp', {}],
+  ['OAI-PMH ListRecords', 'oai-pmh', 'by_schema', { startkey: [schema], endkey: [schema, {}] }],
 ];
 
 /** Milliseconds until the page arrives, retrying 503s after their Retry-After. */

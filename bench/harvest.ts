@@ -81,9 +81,9 @@ try {
   let rssPeak = rssStart;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssOf(node.pid)); }, 50);
 
-  const raw = await rawViewPages(node, 'access', 'oai_pmh_by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
+  const raw = await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
   const oai = await harvestOai(node.url);
-  const rawJson = await rawViewPages(node, 'access', 'harvest_by_node_timestamp', PAGE, {});
+  const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
   const json = await harvestJson(node.url);
   clearInterval(sampler);
   const rssEnd = rssOf(node.pid);

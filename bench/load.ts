@@ -74,13 +74,13 @@ function requestFor(kind: Kind, target: 'node' | 'store'): () => { method: strin
       : () => ({ method: 'GET', path: `${RESOURCE_DATA}/${docId(randomInt(TOTAL))}`, headers: store });
     case 'slice': return target === 'node'
       ? () => ({ method: 'GET', path: `/slice?any_tags=topic-${randomInt(500)}&from=${randomDay()}` })
-      : () => { const tag = `topic-${randomInt(500)}`; return { method: 'POST', path: view('access', 'slice_by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
+      : () => { const tag = `topic-${randomInt(500)}`; return { method: 'POST', path: view('slice', 'by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
     case 'harvest': return target === 'node'
       ? () => ({ method: 'GET', path: `/harvest/listrecords?from=${randomStamp().slice(0, 19)}Z` })
-      : () => ({ method: 'POST', path: view('access', 'harvest_by_node_timestamp'), headers: store, body: viewBody([randomStamp()], [{}]) });
+      : () => ({ method: 'POST', path: view('harvest', 'by_node_timestamp'), headers: store, body: viewBody([randomStamp()], [{}]) });
     case 'oai-pmh': return target === 'node'
       ? () => ({ method: 'GET', path: `/OAI-PMH?verb=ListRecords&metadataPrefix=${schema}&from=${randomStamp().slice(0, 19)}Z` })
-      : () => ({ method: 'POST', path: view('access', 'oai_pmh_by_schema'), headers: store, body: viewBody([schema, randomStamp()], [schema, {}]) });
+      : () => ({ method: 'POST', path: view('oai-pmh', 'by_schema'), headers: store, body: viewBody([schema, randomStamp()], [schema, {}]) });
     case 'publish': return target === 'node'
       ? () => ({ method: 'POST', path: '/publish', headers: json, body: publishBody() })
       : () => ({ method: 'POST', path: `${RESOURCE_DATA}/_bulk_docs`, headers: store, body: rawBulkBody() });

@@ -6,8 +6,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Couch } from './couch.js';
-import { inStore, isConflict, isNotFound, mapCouchError } from './couch.js';
-import { DATABASE_KEYS, databaseByKey, type DatabaseNames } from './databases.js';
+import { inStore, isConflict, mapCouchError } from './couch.js';
+import { databaseByKey, type DatabaseNames } from './databases.js';
 import type { DesignDocFile } from './design-docs.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { NodeRepository, NODE_STATUS_ID, type NodeKeys } from './node-repository.js';
@@ -34,7 +34,6 @@ export interface BootstrapResult {
   tokenSecret: string;
   createdDatabases: string[];
   pushedDesignDocs: string[];
-  retiredDesignDocs: string[];
 }
 
 const newId = (): string => randomUUID().replace(/-/g, '');
@@ -69,36 +68,6 @@ export async function pushDesignDocs(couch: Couch, names: DatabaseNames, files: 
     }
   }
   return pushed;
-}
-
-/**
- * Deletes the design docs this node pushed (they carry `content_hash`) that are no longer among
- * its files, so the store stops indexing them: CouchDB's background indexer (ken) keeps building
- * every design doc of a database it writes to. Then `_view_cleanup` removes their index files
- * (CouchDB "POST /{db}/_view_cleanup"; express-pouchdb has it too). This is how a node upgraded
- * past the per-service design docs of resource_data (obtain, harvest, oai-pmh, slice,
- * node-status: now `_design/access`) drops them. A design doc without `content_hash` is not the
- * node's and is left alone.
- */
-export async function retireDesignDocs(couch: Couch, names: DatabaseNames, files: DesignDocFile[]): Promise<string[]> {
-  const retired: string[] = [];
-  for (const key of DATABASE_KEYS) {
-    const db = couch.use(databaseByKey(names, key));
-    const current = new Set(files.filter((file) => file.db === key).map((file) => file.doc._id));
-    const listed = await inStore(`list design docs of ${key}`, () => db.list({ startkey: '_design/', endkey: '_design0', include_docs: true }));
-    const stale = listed.rows.filter((row) => !current.has(row.id) && typeof (row.doc as { content_hash?: unknown } | undefined)?.content_hash === 'string');
-    for (const row of stale) {
-      try {
-        await db.destroy(row.id, row.value.rev);
-        retired.push(`${key}/${row.id}`);
-      } catch (error) {
-        // Another node process retired it first (409 or 404).
-        if (!isConflict(error) && !isNotFound(error)) throw mapCouchError(error, `retire ${key}/${row.id}`);
-      }
-    }
-    if (stale.length > 0) await inStore(`clean up the view indexes of ${key}`, () => couch.request({ db: db.config.db, method: 'POST', path: '_view_cleanup' }));
-  }
-  return retired;
 }
 
 async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<string> {
@@ -136,12 +105,11 @@ async function recordStart(repo: NodeRepository): Promise<void> {
 export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
   const createdDatabases = await ensureDatabases(input.couch, input.names);
   const pushedDesignDocs = await pushDesignDocs(input.couch, input.names, input.designDocs);
-  const retiredDesignDocs = await retireDesignDocs(input.couch, input.names, input.designDocs);
   const repo = new NodeRepository(input.couch, input.names);
   const nodeId = await seedNodeDocuments(input, repo);
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
   const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);
-  input.logger.info({ nodeId, createdDatabases, pushedDesignDocs, retiredDesignDocs }, 'bootstrap complete');
-  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs, retiredDesignDocs };
+  input.logger.info({ nodeId, createdDatabases, pushedDesignDocs }, 'bootstrap complete');
+  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs };
 }

@@ -11,8 +11,6 @@ export interface DatabaseNames {
 /** Keys are the folder names under design-docs/. */
 export type DatabaseKey = 'resource_data' | 'incoming' | 'node' | 'community' | 'network' | 'accounts';
 
-export const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'node', 'community', 'network', 'accounts'];
-
 export function databaseNames(prefix: string): DatabaseNames {
   return {
     resourceData: `${prefix}resource_data`,

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { DATABASE_KEYS, type DatabaseKey } from './databases.js';
+import type { DatabaseKey } from './databases.js';
 
 export interface DesignDoc {
   _id: string;
@@ -21,6 +21,7 @@ export interface DesignDoc {
 
 export interface DesignDocFile { db: DatabaseKey; doc: DesignDoc }
 
+const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'node', 'community', 'network', 'accounts'];
 
 /** Reads one function file; PouchDB wraps it as `(<source>)(doc)`, so it must be exactly one function expression. */
 export function readFunctionSource(file: string): string {

@@ -5,7 +5,6 @@
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
-import { ACCESS_DESIGN_DOC } from './access-views.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, reconcileDoc, type StoredDoc } from './documents.js';
 import { NODE_STATUS_ID, type NodeRepository } from './node-repository.js';
@@ -87,11 +86,11 @@ export class DistributionRepository {
   }
 
   /**
-   * Spec "Distribution", source step 1: one row of the map-only live view (obtain_by_node_timestamp)
-   * answers it, however many tombstones or other documents the database holds.
+   * Spec "Distribution", source step 1: one row of the map-only live view (node-status design
+   * doc) answers it, however many tombstones or other documents the database holds.
    */
   async holdsResourceData(): Promise<boolean> {
-    const result = await inStore('read resource data', () => this.resources.view(ACCESS_DESIGN_DOC, 'obtain_by_node_timestamp', { limit: 1 }));
+    const result = await inStore('read resource data', () => this.resources.view('node-status', 'live_by_node_timestamp', { limit: 1 }));
     return result.rows.length > 0;
   }
 

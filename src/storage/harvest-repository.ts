@@ -1,5 +1,5 @@
 /**
- * View reads for Basic Harvest and OAI-PMH (their views of `_design/access`). Keyset pages
+ * View reads for Basic Harvest and OAI-PMH (design docs `harvest` and `oai-pmh`). Keyset pages
  * only: a page starts at the cursor key (inclusive; PouchDB has no startkey_docid), the cursor
  * row is dropped when it is still there, and no `skip` ever grows with the page number.
  */
@@ -14,7 +14,7 @@ export type ViewKey = unknown[];
 export interface HarvestRow { key: ViewKey; id: string; deleted: boolean; doc?: StoredDoc }
 
 /** A range of one view: [start, end] inclusive, keys compared by the view's collation. */
-export interface ViewRange { view: 'harvest_by_node_timestamp' | 'oai_pmh_by_schema'; start: ViewKey; end: ViewKey }
+export interface ViewRange { ddoc: 'harvest' | 'oai-pmh'; view: string; start: ViewKey; end: ViewKey }
 
 type Db = ReturnType<Couch['use']>;
 
@@ -34,7 +34,7 @@ export class HarvestRepository {
    * whether more rows follow. Reads `limit + 1` (+1 for the cursor row) in one request.
    */
   async page(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): Promise<{ rows: HarvestRow[]; more: boolean }> {
-    const result = await this.views.read(this.db, `read the ${range.view} view`, range.view, {
+    const result = await this.views.read(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, {
       startkey: after ?? range.start, endkey: range.end, inclusive_end: true,
       limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs,
     });
@@ -50,7 +50,7 @@ export class HarvestRepository {
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
-    const result = await this.views.read(this.db, 'read the harvest view', 'harvest_by_resource_locator', {
+    const result = await this.views.read(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
       startkey: [locator], endkey: [locator, {}], include_docs: true,
     });
     return result.rows.map((row) => row.doc as unknown as StoredDoc).filter((doc) => doc !== undefined && doc !== null);
@@ -61,14 +61,14 @@ export class HarvestRepository {
   }
 
   /**
-   * The distinct first key parts of the `oai_pmh_by_schema` view (the stored formats), with one
+   * The distinct first key parts of the `oai-pmh/by_schema` view (the stored formats), with one
    * document id of each: a key-skipping scan, one `limit: 1` read per format, no reduce.
    */
   async distinctSchemas(): Promise<{ schema: string; id: string }[]> {
     const found: { schema: string; id: string }[] = [];
     let start: ViewKey = [];
     for (let guard = 0; guard < 10000; guard += 1) {
-      const result = await this.views.read(this.db, 'read the oai-pmh view', 'oai_pmh_by_schema', { startkey: start, limit: 1 });
+      const result = await this.views.read(this.db, 'read the oai-pmh view', 'oai-pmh', 'by_schema', { startkey: start, limit: 1 });
       const row = result.rows[0];
       if (!row) break;
       const schema = String((row.key as unknown as ViewKey)[0]);

@@ -6,7 +6,6 @@
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
-import { ACCESS_DESIGN_DOC } from './access-views.js';
 import type { DatabaseNames } from './databases.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import { getOrUndefined } from './documents.js';
@@ -67,14 +66,14 @@ export class MonitoringRepository {
   }
 
   /**
-   * One page of the live documents by node_timestamp (obtain_by_node_timestamp, map only, key
+   * One page of the live documents by node_timestamp (obtain/by_node_timestamp, map only, key
    * [node_timestamp, doc_ID]), without documents, after the row `after` (keyset: that key, skipped;
    * the embedded store has no startkey_docid, hence the unique key) and stamped before `before`.
    */
   async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<ViewPosition[]> {
     const range = after ? { startkey: [after.key, after.id], skip: 1 } : {};
     const result = await inStore('read live documents', () =>
-      this.resources.view<null>(ACCESS_DESIGN_DOC, 'obtain_by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
+      this.resources.view<null>('obtain', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
     return result.rows.map((row) => {
       const [key, id] = row.key as unknown as [string, string];
       return { key, id };

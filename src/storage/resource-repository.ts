@@ -6,10 +6,16 @@ import { getOrUndefined, type StoredDoc } from './documents.js';
 import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
-import { ACCESS_DESIGN_DOC, ACCESS_VIEWS } from './access-views.js';
+
+/** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
+const INDEXED_VIEWS: readonly [string, string][] = [
+  ['node-status', 'live_by_node_timestamp'], ['obtain', 'by_node_timestamp'], ['obtain', 'by_resource_locator'],
+  ['harvest', 'by_node_timestamp'], ['harvest', 'by_resource_locator'], ['oai-pmh', 'by_schema'],
+  ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag'],
+];
 
 /** The views /status reports on, as `design doc/view`. */
-export const INDEXED_VIEW_NAMES: readonly string[] = ACCESS_VIEWS.map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
+export const INDEXED_VIEW_NAMES: readonly string[] = INDEXED_VIEWS.map(([ddoc, view]) => `${ddoc}/${view}`);
 
 /** `checkedSeq`: the database's update_seq `current` was judged against (a later write makes it not current). */
 export interface LiveSummary { count: number; earliest: string | undefined; current: boolean; checkedSeq: number }
@@ -51,14 +57,14 @@ export class ResourceRepository {
    */
   async liveSummary(budget: { staleMs: number; catchUpMs: number; smallLag: number }): Promise<LiveSummary | undefined> {
     const read = (params: ViewParams, waitMs: number): Promise<ViewResult<null> | undefined> =>
-      this.views.read<null>(this.db, 'read live documents', 'obtain_by_node_timestamp', { limit: 1, ...params }, waitMs)
+      this.views.read<null>(this.db, 'read live documents', 'node-status', 'live_by_node_timestamp', { limit: 1, ...params }, waitMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
     const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
     if (!stale) return undefined;
     const checkedSeq = seqNumber(info.update_seq);
     const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
       const first = result.rows[0];
-      return { count: result.total_rows, earliest: first ? String((first.key as unknown as [string, string])[0]) : undefined, current, checkedSeq };
+      return { count: result.total_rows, earliest: first ? String(first.key) : undefined, current, checkedSeq };
     };
     const lag = checkedSeq - seqNumber(stale.update_seq);
     if (lag <= 0) return asLive(stale, true);
@@ -72,15 +78,17 @@ export class ResourceRepository {
   }
 
   /**
-   * Changes the index of `_design/access` has still to process, where the server says so:
-   * CouchDB 3 reports `view_index.updates_pending.total` in `GET /{db}/_design/{ddoc}/_info` (3.5
-   * does), which reading does not wait for or trigger. A clustered view read's `update_seq` is no
+   * Changes each design doc's index has still to process, where the server says so: CouchDB 3
+   * reports `view_index.updates_pending.total` in `GET /{db}/_design/{ddoc}/_info` (3.5 does),
+   * which reading does not wait for or trigger. A clustered view read's `update_seq` is no
    * substitute there: a view with no rows answers an older sequence however current its index
-   * is. Without the figure (the embedded store): undefined, left to the sequence comparison.
+   * is. Design docs without the figure (the embedded store) are left to the sequence comparison.
    */
-  private pendingChanges(waitMs: number): Promise<number | undefined> {
-    return designDocIndex(this.couch, this.names.resourceData, `_design/${ACCESS_DESIGN_DOC}`, AbortSignal.timeout(waitMs))
-      .then((index) => index.pending, () => undefined);
+  private async pendingByDesignDoc(waitMs: number): Promise<Map<string, number>> {
+    const ddocs = [...new Set(INDEXED_VIEWS.map(([ddoc]) => ddoc))];
+    const answers = await Promise.all(ddocs.map((ddoc) => designDocIndex(this.couch, this.names.resourceData, `_design/${ddoc}`, AbortSignal.timeout(waitMs))
+      .then((index) => index.pending, () => undefined)));
+    return new Map(ddocs.flatMap((ddoc, index) => { const pending = answers[index]; return pending === undefined ? [] : [[ddoc, pending] as const]; }));
   }
 
   private info(): Promise<{ doc_count: number; update_seq: unknown }> {
@@ -111,15 +119,16 @@ export class ResourceRepository {
   async indexState(staleMs: number): Promise<IndexState> {
     const [info, pending, ...views] = await Promise.all([
       this.info(),
-      this.pendingChanges(staleMs),
-      // Every view is asked: on PouchDB each view has its own index. A view that does not answer
-      // within the budget is being built (see liveSummary).
-      ...ACCESS_VIEWS.map((view) => this.views.read(this.db, 'read the index state', view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
+      this.pendingByDesignDoc(staleMs),
+      // A view that does not answer within the budget is being built (see liveSummary).
+      ...INDEXED_VIEWS.map(([ddoc, view]) => this.views.read(this.db, 'read the index state', ddoc, view, { limit: 0, stale: 'ok', update_seq: true }, staleMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; })),
     ]);
     const dbSeq = seqNumber(info.update_seq);
-    const staleViews = ACCESS_VIEWS.filter((_view, index) => (pending !== undefined ? pending > 0 : seqNumber(views[index]?.update_seq) < dbSeq))
-      .map((view) => `${ACCESS_DESIGN_DOC}/${view}`);
+    const staleViews = INDEXED_VIEWS.filter(([ddoc], index) => {
+      const left = pending.get(ddoc);
+      return left !== undefined ? left > 0 : seqNumber(views[index]?.update_seq) < dbSeq;
+    }).map(([ddoc, view]) => `${ddoc}/${view}`);
     return { docCount: info.doc_count, updateSeq: info.update_seq as string | number, viewsCurrent: staleViews.length === 0, staleViews };
   }
 }

@@ -1,9 +1,8 @@
 /**
- * View reads for Slice (its views of `_design/access`): keyset range reads of one index key,
- * plain rows out. Every view key ends in [node_timestamp, id_key], where id_key is the doc_ID as
- * 4 hex digits per UTF-16 unit (see design-docs/resource_data/access/views/slice_by_date/map.js):
- * it collates the same in CouchDB (ICU) and in JavaScript, so rows of several ranges can be
- * merged here in JavaScript.
+ * View reads for Slice (design doc `slice`, design-docs/resource_data/slice): keyset range reads
+ * of one index key, plain rows out. Every view key ends in [node_timestamp, id_key], where id_key
+ * is the doc_ID as 4 hex digits per UTF-16 unit (see by_date/map.js): it collates the same in
+ * CouchDB (ICU) and in JavaScript, so rows of several ranges can be merged here in JavaScript.
  */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
@@ -12,9 +11,9 @@ import type { StoredDoc } from './documents.js';
 import type { ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
 
-export type SliceView = 'slice_by_identity' | 'slice_by_tag' | 'slice_by_date';
+export type SliceView = 'by_identity' | 'by_tag' | 'by_date';
 
-/** One index key: a view and its key prefix ([] for slice_by_date, [name] for identity and tag). */
+/** One index key: a view and its key prefix ([] for by_date, [name] for identity and tag). */
 export interface SliceIndexKey { view: SliceView; prefix: string[] }
 
 /** A position in (node_timestamp, doc_ID) order, the order of every slice range. */
@@ -53,7 +52,7 @@ export class SliceRepository {
     const lower = after?.ts ?? bounds.from;
     if (lower !== undefined && lower >= bounds.end) return [];
     const start = after ? [...index.prefix, after.ts, idKey(after.id)] : bounds.from !== undefined ? [...index.prefix, bounds.from] : index.prefix;
-    const result = await this.views.read(this.db, 'read the slice view', index.view, {
+    const result = await this.views.read(this.db, 'read the slice view', 'slice', index.view, {
       ...(start.length > 0 ? { startkey: start } : {}),
       endkey: [...index.prefix, bounds.end],
       inclusive_end: false,

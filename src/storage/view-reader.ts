@@ -12,7 +12,6 @@
 import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
 import { abortableRequest, mapCouchError } from './couch.js';
-import { ACCESS_DESIGN_DOC, type AccessView } from './access-views.js';
 
 export interface ViewParams {
   startkey?: unknown;
@@ -41,10 +40,10 @@ export class ViewReader {
   constructor(private readonly waitMs: number) {}
 
   /** `waitMs` overrides the node's limit for one read (a health check waits far less). */
-  async read<V>(db: DocumentScope<unknown>, what: string, view: AccessView, params: ViewParams, waitMs = this.waitMs): Promise<ViewResult<V>> {
+  async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams, waitMs = this.waitMs): Promise<ViewResult<V>> {
     const signal = AbortSignal.timeout(waitMs);
     try {
-      return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ACCESS_DESIGN_DOC}/_view/${view}`, body: params }, signal) as ViewResult<V>;
+      return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params }, signal) as ViewResult<V>;
     } catch (error) {
       if (signal.aborted) {
         throw storeUnavailable(`the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, { cause: error, retryAfter: RETRY_AFTER_SECONDS });

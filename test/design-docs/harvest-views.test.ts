@@ -15,17 +15,17 @@ const never = [
   { ...live, node_timestamp: undefined },
 ];
 
-describe('design-docs/resource_data/access: harvest_*', () => {
-  const byTime = mapFunction('resource_data/access/views/harvest_by_node_timestamp/map.js');
-  const byLocator = mapFunction('resource_data/access/views/harvest_by_resource_locator/map.js');
+describe('design-docs/resource_data/harvest', () => {
+  const byTime = mapFunction('resource_data/harvest/views/by_node_timestamp/map.js');
+  const byLocator = mapFunction('resource_data/harvest/views/by_resource_locator/map.js');
 
-  it('harvest_by_node_timestamp: unique [node_timestamp, doc_ID] key, value 0 for live documents', () => {
+  it('by_node_timestamp: unique [node_timestamp, doc_ID] key, value 0 for live documents', () => {
     expect(byTime(live)).to.deep.equal([[[TS, 'd1'], 0]]);
   });
-  it('harvest_by_node_timestamp: value 1 for marked, deletion and tombstone documents', () => {
+  it('by_node_timestamp: value 1 for marked, deletion and tombstone documents', () => {
     for (const doc of deletedStates) expect(byTime(doc), JSON.stringify(doc)).to.deep.equal([[[TS, 'd1'], 1]]);
   });
-  it('harvest_by_resource_locator: [locator, node_timestamp, doc_ID] with the deleted flag', () => {
+  it('by_resource_locator: [locator, node_timestamp, doc_ID] with the deleted flag', () => {
     expect(byLocator(live)).to.deep.equal([[['http://x/1', TS, 'd1'], 0]]);
     expect(byLocator(deletedStates[0])).to.deep.equal([[['http://x/1', TS, 'd1'], 1]]);
     expect(byLocator(deletedStates[2])).to.deep.equal([[['http://x/1', TS, 'd1'], 1]]);

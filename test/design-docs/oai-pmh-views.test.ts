@@ -5,10 +5,10 @@ import { mapFunction } from '../support/sandbox.js';
 const TS = '2024-01-02T03:04:05.000000Z';
 const live = { _id: 'd1', doc_ID: 'd1', doc_type: 'resource_data', payload_placement: 'inline', payload_schema: ['NSDL_DC', 'oai_dc', 'nsdl_dc', '', 7], node_timestamp: TS };
 
-describe('design-docs/resource_data/access: oai_pmh_by_schema', () => {
-  const bySchema = mapFunction('resource_data/access/views/oai_pmh_by_schema/map.js');
+describe('design-docs/resource_data/oai-pmh', () => {
+  const bySchema = mapFunction('resource_data/oai-pmh/views/by_schema/map.js');
 
-  it('oai_pmh_by_schema: one [lower-cased schema, node_timestamp, doc_ID] row per distinct schema', () => {
+  it('by_schema: one [lower-cased schema, node_timestamp, doc_ID] row per distinct schema', () => {
     expect(bySchema(live)).to.deep.equal([[['nsdl_dc', TS, 'd1'], 0], [['oai_dc', TS, 'd1'], 0]]);
   });
   it('deleted states keep their format and carry value 1', () => {

@@ -1,8 +1,8 @@
 /**
  * The design-doc functions on the store itself (issue 11, item 1): the other tests in this folder
  * run them in node:vm; here the real design docs (design-docs/, assembled and pushed by the code
- * bootstrap uses: loadDesignDocs, ensureDatabases, pushDesignDocs, retireDesignDocs) run where
- * the node runs them, on the suite's store: the embedded store by default, CouchDB 3.5 (its QuickJS query server)
+ * bootstrap uses: loadDesignDocs, ensureDatabases, pushDesignDocs) run where the node runs them,
+ * on the suite's store: the embedded store by default, CouchDB 3.5 (its QuickJS query server)
  * with TEST_COUCHDB_URL. The database holds the drift test's fixture, one stored document of
  * every kind (test/fixtures/documents/resource-states.json), and each view's rows and the
  * distribution filter's `_changes?filter=` answers must be exactly what the node:vm sandbox and
@@ -21,16 +21,16 @@ import { openSuiteStore, type SuiteStore } from '../support/suite-store.js';
 import type { Couch } from '../../src/storage/couch.js';
 import type { DatabaseNames } from '../../src/storage/databases.js';
 import { loadDesignDocs, type DesignDocFile } from '../../src/storage/design-docs.js';
-import { ensureDatabases, pushDesignDocs, retireDesignDocs } from '../../src/storage/bootstrap.js';
+import { ensureDatabases, pushDesignDocs } from '../../src/storage/bootstrap.js';
 import { isDeleted, isDistributable, isHarvestable, isLive } from '../../src/domain/resource-document.js';
 
 const FIXTURE = fixture<{ documents: Record<string, Doc> }>('documents/resource-states.json').documents;
 const EXAMPLE_FILTER = fixture<Doc>('node-config/filter-description-example.json');
 
 /** Views whose rows are exactly the live documents (as in resource-rules-drift.test.ts). */
-const LIVE_VIEWS = ['access/obtain_by_node_timestamp', 'access/obtain_by_resource_locator', 'access/slice_by_date', 'access/slice_by_identity', 'access/slice_by_tag'];
+const LIVE_VIEWS = ['node-status/live_by_node_timestamp', 'obtain/by_node_timestamp', 'obtain/by_resource_locator', 'slice/by_date', 'slice/by_identity', 'slice/by_tag'];
 /** Views of every harvest record, valued 1 when the record is deleted. */
-const HARVEST_VIEWS = ['access/harvest_by_node_timestamp', 'access/harvest_by_resource_locator', 'access/oai_pmh_by_schema'];
+const HARVEST_VIEWS = ['harvest/by_node_timestamp', 'harvest/by_resource_locator', 'oai-pmh/by_schema'];
 const FILTER = 'distribute/live_for_destination';
 
 type Row = [id: string, key: unknown, value: unknown];
@@ -45,7 +45,6 @@ describe(`design-doc functions on the ${storeName}: views and the distribution f
   let db: DocumentScope<unknown>;
   let files: DesignDocFile[];
   let pushed: string[];
-  let retired: string[];
   /** Every document the resource data database holds, as the store returns it (design docs too). */
   let held: Doc[];
   const ids = (test: (doc: Doc) => boolean): string[] => held.filter(test).map((doc) => String(doc._id)).sort();
@@ -57,18 +56,11 @@ describe(`design-doc functions on the ${storeName}: views and the distribution f
     db = couch.use(names.resourceData);
     files = loadDesignDocs(path.join(ROOT, 'design-docs'));
     await ensureDatabases(couch, names);
-    // The fixture first: its `_design/access` stands for an older version of a current design doc
-    // (content_hash "x"), which the push must replace. Beside it, a design doc an older node pushed
-    // and the node no longer has (`_design/slice`, before the views were merged into access),
-    // which must go, and an operator's own design doc (no content_hash), which must stay.
-    const leftovers = [
-      { _id: '_design/slice', language: 'javascript', content_hash: 'y', views: { by_date: { map: 'function (doc) { emit(doc.node_timestamp, null); }' } } },
-      { _id: '_design/operator', language: 'javascript', views: { mine: { map: 'function (doc) { emit(doc._id, null); }' } } },
-    ];
-    const written = await db.bulk({ docs: [...Object.entries(FIXTURE).map(([id, doc]) => ({ ...doc, _id: id })), ...leftovers] });
+    // The fixture first: its `_design/slice` stands for a design doc left by an older node
+    // (content_hash "x"), which the push must replace with the current one.
+    const written = await db.bulk({ docs: Object.entries(FIXTURE).map(([id, doc]) => ({ ...doc, _id: id })) });
     expect(written.filter((result) => result.error), JSON.stringify(written)).to.deep.equal([]);
     pushed = await pushDesignDocs(couch, names, files);
-    retired = await retireDesignDocs(couch, names, files);
     held = (await db.list({ include_docs: true })).rows.map((row) => row.doc as unknown as Doc);
   });
   after(async () => {
@@ -76,11 +68,10 @@ describe(`design-doc functions on the ${storeName}: views and the distribution f
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the store holds the fixture and the pushed design docs: the stale _design/access replaced, the retired _design/slice gone, the operator\'s kept', () => {
-    expect(pushed).to.include('resource_data/_design/access');
-    expect(retired).to.deep.equal(['resource_data/_design/slice']);
+  it('the store holds the fixture and the pushed design docs; the stale _design/slice was replaced', () => {
+    expect(pushed).to.include('resource_data/_design/slice');
     const designs = files.filter((file) => file.db === 'resource_data').map((file) => file.doc);
-    expect(ids((doc) => String(doc._id).startsWith('_design/'))).to.deep.equal([...designs.map((doc) => doc._id), '_design/operator'].sort());
+    expect(ids((doc) => String(doc._id).startsWith('_design/'))).to.deep.equal(designs.map((doc) => doc._id).sort());
     for (const design of designs) {
       expect(held.find((doc) => doc._id === design._id)?.content_hash, design._id).to.equal(design.content_hash);
     }

@@ -19,11 +19,20 @@ const STORED: [string, Doc][] = Object.entries(fixture<{ documents: Record<strin
 const names = (test: (doc: Doc) => boolean): string[] => STORED.filter(([, doc]) => test(doc)).map(([id]) => id).sort();
 
 /** Views whose rows are exactly the live documents (src/domain/resource-document.ts, isLive). */
-const LIVE_VIEWS = ['obtain_by_node_timestamp', 'obtain_by_resource_locator', 'slice_by_date', 'slice_by_identity', 'slice_by_tag']
-  .map((view) => `resource_data/access/views/${view}/map.js`);
+const LIVE_VIEWS = [
+  'resource_data/node-status/views/live_by_node_timestamp/map.js',
+  'resource_data/obtain/views/by_node_timestamp/map.js',
+  'resource_data/obtain/views/by_resource_locator/map.js',
+  'resource_data/slice/views/by_date/map.js',
+  'resource_data/slice/views/by_identity/map.js',
+  'resource_data/slice/views/by_tag/map.js',
+];
 /** Views of every harvest record (isHarvestable), valued 1 when the record is deleted (isDeleted). */
-const HARVEST_VIEWS = ['harvest_by_node_timestamp', 'harvest_by_resource_locator', 'oai_pmh_by_schema']
-  .map((view) => `resource_data/access/views/${view}/map.js`);
+const HARVEST_VIEWS = [
+  'resource_data/harvest/views/by_node_timestamp/map.js',
+  'resource_data/harvest/views/by_resource_locator/map.js',
+  'resource_data/oai-pmh/views/by_schema/map.js',
+];
 
 describe('resource document rules: design-doc functions and src/domain/resource-document.ts agree', () => {
   it('the fixture holds every state, and the TypeScript rule names them as the spec does', () => {

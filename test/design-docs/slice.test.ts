@@ -11,7 +11,7 @@ import { ROOT } from '../support/process.js';
 type Emitted = [unknown, unknown][];
 
 function mapOf(view: string): (doc: Record<string, unknown>) => Emitted {
-  const source = readFunctionSource(path.join(ROOT, 'design-docs', 'resource_data', 'access', 'views', view, 'map.js'));
+  const source = readFunctionSource(path.join(ROOT, 'design-docs', 'resource_data', 'slice', 'views', view, 'map.js'));
   return (doc) => {
     const emitted: Emitted = [];
     const context = vm.createContext({ emit: (key: unknown, value: unknown) => { emitted.push([key, value]); } });
@@ -37,12 +37,12 @@ const notLive = [
 ];
 const D1 = idKey('d1');
 
-describe('design-docs/resource_data/access: slice_*', () => {
-  const byDate = mapOf('slice_by_date');
-  const byIdentity = mapOf('slice_by_identity');
-  const byTag = mapOf('slice_by_tag');
+describe('design-docs/resource_data/slice', () => {
+  const byDate = mapOf('by_date');
+  const byIdentity = mapOf('by_identity');
+  const byTag = mapOf('by_tag');
 
-  it('slice_by_date emits [node_timestamp, id_key] for a live document', () => {
+  it('by_date emits [node_timestamp, id_key] for a live document', () => {
     expect(byDate(live)).to.deep.equal([[[TS, D1], null]]);
   });
 
@@ -53,7 +53,7 @@ describe('design-docs/resource_data/access: slice_*', () => {
     }
   });
 
-  it('slice_by_identity emits each distinct identity once, lower-cased and trimmed, from all four fields', () => {
+  it('by_identity emits each distinct identity once, lower-cased and trimmed, from all four fields', () => {
     expect(byIdentity(live)).to.deep.equal([
       [['alice example', TS, D1], null],
       [['nsdl', TS, D1], null],
@@ -64,7 +64,7 @@ describe('design-docs/resource_data/access: slice_*', () => {
     expect(byIdentity({ ...live, identity: { submitter: '__proto__' } })).to.deep.equal([[['__proto__', TS, D1], null]]);
   });
 
-  it('slice_by_tag emits each distinct string key once, lower-cased and trimmed', () => {
+  it('by_tag emits each distinct string key once, lower-cased and trimmed', () => {
     expect(byTag(live)).to.deep.equal([
       [['algebra', TS, D1], null],
       [['math', TS, D1], null],

@@ -11,11 +11,10 @@ describe('start-up', () => {
     try {
       const prefix = node.names.resourceData.slice(0, -'resource_data'.length); // DB_PREFIX: empty on the embedded store
       expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data'].map((name) => prefix + name));
-      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/access');
-      expect(node.bootstrap.retiredDesignDocs).to.deep.equal([]);
-      const ddoc = await node.couch.use(node.names.resourceData).get('_design/access') as unknown as { content_hash: string; views: Record<string, unknown> };
+      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/node-status');
+      const ddoc = await node.couch.use(node.names.resourceData).get('_design/node-status') as unknown as { content_hash: string; views: Record<string, unknown> };
       expect(ddoc.content_hash).to.match(/^[0-9a-f]{64}$/);
-      expect(ddoc.views).to.have.property('obtain_by_node_timestamp');
+      expect(ddoc.views).to.have.property('live_by_node_timestamp');
       const services = (await getJson(`${node.url}/services`)).body.services as { service_id: string }[];
       first = { nodeId: node.bootstrap.nodeId, serviceIds: services.map((s) => s.service_id).sort(), pubkey: await (await fetch(`${node.url}/pubkey`)).text() };
       await node.couch.use(node.names.resourceData).insert({ _id: 'kept', doc_type: 'resource_data', node_timestamp: '2024-01-01T00:00:00.000000Z' } as never);

@@ -40,11 +40,11 @@ describe('store round trips per request', function () {
     await getJson(`${node.url}/harvest/listrecords`);
     proxy.seen.length = 0;
     expect((await getJson(`${node.url}/harvest/listrecords`)).status).to.equal(200);
-    expect(proxy.seen, proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_design/access/_view/harvest_by_node_timestamp`]);
+    expect(proxy.seen, proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_design/harvest/_view/by_node_timestamp`]);
     await fetch(`${node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=nsdl_dc`);
     proxy.seen.length = 0;
     expect((await fetch(`${node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=nsdl_dc`)).status).to.equal(200);
-    expect(proxy.seen, proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_design/access/_view/oai_pmh_by_schema`]);
+    expect(proxy.seen, proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_design/oai-pmh/_view/by_schema`]);
   });
 
   it('a service description changed straight in the store applies as soon as the feed reports it', async () => {

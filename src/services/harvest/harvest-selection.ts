@@ -26,8 +26,8 @@ const EVERY_DOCUMENT = 'oai_dc';
 
 export function rangeOf(selection: Selection): ViewRange {
   const { schema, from, until } = selection;
-  if (schema === undefined || schema === EVERY_DOCUMENT) return { view: 'harvest_by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
-  return { view: 'oai_pmh_by_schema', start: from ? [schema, from] : [schema], end: [schema, until, {}] };
+  if (schema === undefined || schema === EVERY_DOCUMENT) return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
+  return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [schema, from] : [schema], end: [schema, until, {}] };
 }
 
 export interface SelectedPage { rows: HarvestRow[]; last: ViewKey | undefined; more: boolean }

@@ -31,7 +31,7 @@ export function showDeleted(context: OaiContext): boolean {
   return context.settings.deletedPolicy !== 'no';
 }
 
-/** Case-insensitive, as the oai_pmh_by_schema view lower-cases payload_schema. */
+/** Case-insensitive, as the oai-pmh/by_schema view lower-cases payload_schema. */
 export function isJsonPrefix(context: OaiContext, prefix: string): boolean {
   return context.settings.jsonPrefixes.some((json) => json.toLowerCase() === prefix.toLowerCase());
 }

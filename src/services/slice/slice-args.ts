@@ -7,9 +7,9 @@ import { badRequest } from '../../errors/app-error.js';
 import { parseSpecBoolean } from '../../domain/spec-boolean.js';
 
 export interface SliceArgs {
-  /** Lower-cased and trimmed, as the slice_by_identity view keys it. */
+  /** Lower-cased and trimmed, as the by_identity view keys it. */
   identity: string | undefined;
-  /** Lower-cased, trimmed, distinct and sorted, as the slice_by_tag view keys them. */
+  /** Lower-cased, trimmed, distinct and sorted, as the by_tag view keys them. */
   tags: string[];
   /** YYYY-MM-DD, inclusive. */
   from: string | undefined;

@@ -78,13 +78,13 @@ export class SliceService {
 
     let via: Via | undefined;
     let indexes: SliceIndexKey[];
-    const identityKey: SliceIndexKey[] = args.identity === undefined ? [] : [{ view: 'slice_by_identity', prefix: [args.identity] }];
-    const tagKeys: SliceIndexKey[] = args.tags.map((tag) => ({ view: 'slice_by_tag', prefix: [tag] }));
+    const identityKey: SliceIndexKey[] = args.identity === undefined ? [] : [{ view: 'by_identity', prefix: [args.identity] }];
+    const tagKeys: SliceIndexKey[] = args.tags.map((tag) => ({ view: 'by_tag', prefix: [tag] }));
     if (identityKey.length > 0 && tagKeys.length > 0) {
       via = resumed?.extra.via ?? await this.moreSelective(identityKey, tagKeys, bounds, resumed?.cursor);
       indexes = via === 'identity' ? identityKey : tagKeys;
     } else {
-      indexes = identityKey.length > 0 ? identityKey : tagKeys.length > 0 ? tagKeys : [{ view: 'slice_by_date', prefix: [] }];
+      indexes = identityKey.length > 0 ? identityKey : tagKeys.length > 0 ? tagKeys : [{ view: 'by_date', prefix: [] }];
     }
 
     const page = via === undefined

@@ -2,7 +2,7 @@ function (doc) {
   // Slice by any_tags (spec "Slice (optional)": matches a value in keys), keyed
   // [tag lower-cased and trimmed, node_timestamp, id_key], so one tag + from/until is one range
   // query; several tags are merged by the service. Each distinct tag once per document (keys
-  // often repeat a value). Live documents only, as in slice_by_date; id_key is explained there.
+  // often repeat a value). Live documents only, as in by_date; id_key is explained there.
   if (doc.doc_type !== 'resource_data' || doc.node_deleted) return;
   if (doc.payload_placement === 'none' || typeof doc.node_timestamp !== 'string') return;
   if (!Array.isArray(doc.keys)) return;

@@ -2,7 +2,7 @@ function (doc) {
   // Slice by identity (spec "Slice (optional)": matches submitter, curator, owner or signer),
   // keyed [identity lower-cased and trimmed, node_timestamp, id_key], so identity + from/until is
   // one range query. Each distinct identity value is emitted once per document, so a document
-  // whose submitter is also its owner is not returned twice. Live documents only, as in slice_by_date;
+  // whose submitter is also its owner is not returned twice. Live documents only, as in by_date;
   // id_key is explained there (4 hex digits per UTF-16 unit of the doc_ID).
   if (doc.doc_type !== 'resource_data' || doc.node_deleted) return;
   if (doc.payload_placement === 'none' || typeof doc.node_timestamp !== 'string') return;
