@@ -89,6 +89,15 @@ function checkOidcTogether(settings: Settings): void {
   if (missing) throw new ConfigError(missing[0], `must be set with ${group.filter(([, value]) => value !== undefined).map(([env]) => env).join(' and ')} (sign-in at /auth)`);
 }
 
+/** A setting that is a whole number within bounds; `range` says which in the error. */
+function wholeNumber(raw: string, env: string, bounds: { min?: number; max?: number }, range: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < (bounds.min ?? 0) || value > (bounds.max ?? Number.MAX_SAFE_INTEGER)) {
+    throw new ConfigError(env, `must be a whole number ${range}, got "${raw}"`);
+  }
+  return value;
+}
+
 const MAX_SIGNATURE_WORKERS = 64;
 
 /**
@@ -124,16 +133,14 @@ export const SETTINGS = [
   { key: 'embeddedPort', env: 'EMBEDDED_COUCH_PORT', description: 'loopback port of the embedded store (0 picks a free one)', default: () => 0, parse: parsePort },
   { key: 'monitoringPort', env: 'MONITORING_PORT', description: 'loopback-only port serving /metrics and /dashboard without credentials (0 picks a free one). Unset: only on PORT, for network_admin accounts', default: () => undefined, parse: parsePort },
   { key: 'viewWaitMs', env: 'VIEW_WAIT_MS', description: 'longest a request waits for a view index still being built, in milliseconds, before a 503 with Retry-After', default: () => 20000, parse: (raw, env) => {
-    if (!/^\d+$/.test(raw) || Number(raw) < 100) throw new ConfigError(env, `must be a whole number of milliseconds, at least 100, got "${raw}"`);
-    return Number(raw);
+    return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
   } },
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: (raw, env) => {
     if (raw !== 'on' && raw !== 'off') throw new ConfigError(env, `must be on or off, got "${raw}"`);
     return raw === 'on';
   } },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
-    if (!/^\d+$/.test(raw) || Number(raw) > MAX_SIGNATURE_WORKERS) throw new ConfigError(env, `must be a whole number 0-${MAX_SIGNATURE_WORKERS}, got "${raw}"`);
-    return Number(raw);
+    return wholeNumber(raw, env, { max: MAX_SIGNATURE_WORKERS }, `0-${MAX_SIGNATURE_WORKERS}`);
   } },
   { key: 'oidcIssuer', env: 'OIDC_ISSUER', description: 'OpenID Connect issuer URL for sign-in at /auth (https; http only on loopback). Unset: /auth says accounts are not managed on the web', default: () => undefined, parse: parseIssuer },
   { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },
