@@ -5,7 +5,8 @@
  * to the store at the same concurrency. Per kind: throughput, p50/p99 and errors; node and store
  * peak RSS; one closing line per concurrency whose ratio is node reads/s over the store's.
  *   BENCH_DOCS=100000 BENCH_DURATION=60 BENCH_CONNECTIONS=16,64 BENCH_PAGE=100 (all configurable,
- *   so the bench also runs at smaller sizes; --docs and --page as well)
+ *   so the bench also runs at smaller sizes; --docs and --page as well); BENCH_KINDS=obtain,slice
+ *   runs only the kinds named (with BENCH_NODE_FLAGS='--cpu-prof ...', a profile per kind)
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw requests on that CouchDB 3.x; the
  *   store's RSS is reported when BENCH_COUCHDB_PID names its VM (beam.smp) process.
  */
@@ -25,7 +26,12 @@ const STEP_MS = 60000;
 const START = Date.parse('2020-01-01T00:00:00Z');
 
 type Kind = 'obtain' | 'slice' | 'harvest' | 'oai-pmh' | 'publish';
-const KINDS: Kind[] = ['obtain', 'slice', 'harvest', 'oai-pmh', 'publish'];
+const ALL_KINDS: Kind[] = ['obtain', 'slice', 'harvest', 'oai-pmh', 'publish'];
+/** BENCH_KINDS (e.g. `obtain` or `slice,publish`) runs only those kinds: one kind at a time for a profile of each. */
+const KINDS: Kind[] = process.env.BENCH_KINDS ? process.env.BENCH_KINDS.split(',').map((kind) => {
+  if (!ALL_KINDS.includes(kind as Kind)) throw new Error(`BENCH_KINDS: unknown kind ${kind} (one of ${ALL_KINDS.join(', ')})`);
+  return kind as Kind;
+}) : ALL_KINDS;
 interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number }
 
 const randomInt = (n: number): number => Math.floor(Math.random() * n);
@@ -99,7 +105,7 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
   const results = await Promise.all(KINDS.map(async (kind) => {
     const next = requestFor(kind, target);
     const result = await autocannon({
-      url: target === 'node' ? node.url : storeUrl, connections: kind === 'obtain' ? connections - perKind * (KINDS.length - 1) : perKind, duration: DURATION,
+      url: target === 'node' ? node.url : storeUrl, connections: kind === KINDS[0] ? connections - perKind * (KINDS.length - 1) : perKind, duration: DURATION,
       requests: [{ setupRequest: (request) => ({ ...request, ...next() }) as typeof request }],
     });
     const errors = result.errors + result.timeouts + result.non2xx;
@@ -113,7 +119,9 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
 const refreshViews = (): Promise<void> => buildViews(node);
 
 const mb = (bytes: number): number => round(bytes / 2 ** 20);
-const readRps = (results: Measured[]): number => results.filter((r) => r.kind !== 'publish').reduce((sum, r) => sum + r.rps, 0);
+/** The closing line counts the reads, or the publish batches when BENCH_KINDS names only `publish`. */
+const READS_ONLY = KINDS.some((kind) => kind !== 'publish');
+const readRps = (results: Measured[]): number => results.filter((r) => (r.kind !== 'publish') === READS_ONLY).reduce((sum, r) => sum + r.rps, 0);
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);
   await loadBenchCorpus(node, TOTAL, STEP_MS);
@@ -127,7 +135,7 @@ try {
       process.stdout.write(`${target}, ${connections} connections: peak RSS node ${mb(peak.node)} MB, store ${mb(peak.store)} MB\n`);
       for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}  (${r.requests} requests)\n`);
       if (target === 'node') (globalThis as { nodeReads?: number }).nodeReads = readRps(results);
-      else report(`load ${connections} connections (reads)`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');
+      else report(`load ${connections} connections (${READS_ONLY ? 'reads' : 'publish'})`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');
     }
   }
 } finally {
