@@ -188,8 +188,22 @@ export async function dropPrefixed(couch: RunningNode['couch'], prefix: string):
   await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => couch.db.destroy(name)));
 }
 
+let built: Promise<void> | undefined;
+/** `npm run build` once per benchmark run (tsc into dist/, as `npm start` does before it starts). */
+function buildOnce(root: string): Promise<void> {
+  built ??= new Promise<void>((resolve, reject) => {
+    const child = spawn('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
+  });
+  return built;
+}
+
 /**
- * The node as its own process (src/main.ts through tsx), so its memory can be measured apart from
+ * The node as its own process, as `npm start` runs it: the built JavaScript (dist/src/main.js,
+ * built at the first start of the run). Through tsx, which the tests use, the same idle node took
+ * 166 MB of RSS against 134 MB built (2026-11-25), and RSS is one of the figures measured.
+ * BENCH_NODE_FROM_SOURCE=1 runs src/main.ts through tsx instead. Its own process, so its memory can be measured apart from
  * the benchmark's client. On the embedded store the benchmark reaches the store with the
  * credential the node keeps in DATA_DIR; with `couchdb` (from prepareStore) the node gets
  * COUCHDB_URL and a DB_PREFIX of its own under the run's prefix, the benchmark uses the same server for loading and for the raw
@@ -207,7 +221,10 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   // BENCH_NODE_FLAGS: extra Node flags for the node process only, e.g. `--cpu-prof --cpu-prof-dir=DIR`
   // (profiling flags are refused in NODE_OPTIONS, and would profile every process anyway).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag.length > 0);
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(root, 'src/main.ts')], {
+  const fromSource = process.env.BENCH_NODE_FROM_SOURCE === '1';
+  if (!fromSource) await buildOnce(root);
+  const entry = fromSource ? ['--import', 'tsx', path.join(root, 'src/main.ts')] : [path.join(root, 'dist/src/main.js')];
+  const child = spawn(process.execPath, [...flags, ...entry], {
     cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
