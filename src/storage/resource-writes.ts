@@ -22,7 +22,9 @@ export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promis
     try {
       found.set(only, await db.get(only) as unknown as StoredDoc);
     } catch (error) {
-      if (!isNotFound(error)) throw mapCouchError(error, 'read documents');
+      // "missing" or "deleted": no such document. A 404 for the database itself stays an error, as `_all_docs` made it.
+      const reason = (error as { reason?: string }).reason;
+      if (!isNotFound(error) || (reason !== 'missing' && reason !== 'deleted')) throw mapCouchError(error, 'read documents');
     }
     return found;
   }
