@@ -32,7 +32,7 @@ const KINDS: Kind[] = process.env.BENCH_KINDS ? process.env.BENCH_KINDS.split(',
   if (!ALL_KINDS.includes(kind as Kind)) throw new Error(`BENCH_KINDS: unknown kind ${kind} (one of ${ALL_KINDS.join(', ')})`);
   return kind as Kind;
 }) : ALL_KINDS;
-interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number }
+interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number; detail: string }
 
 const randomInt = (n: number): number => Math.floor(Math.random() * n);
 const docId = (i: number): string => `bench-${i.toString().padStart(7, '0')}`;
@@ -108,8 +108,13 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
       url: target === 'node' ? node.url : storeUrl, connections: kind === KINDS[0] ? connections - perKind * (KINDS.length - 1) : perKind, duration: DURATION,
       requests: [{ setupRequest: (request) => ({ ...request, ...next() }) as typeof request }],
     });
-    const errors = result.errors + result.timeouts + result.non2xx;
-    return { kind, requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+    // autocannon counts a timeout (no answer in 10 s) among its errors as well: added once.
+    const errors = result.errors + result.non2xx;
+    // What the errors were: the timeouts, other connection errors, and the answers by status.
+    const statuses = Object.entries((result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2')).map(([code, stat]) => `${code}: ${stat.count}`);
+    const detail = errors === 0 ? '' : ` (timeouts ${result.timeouts}, connection errors ${result.errors - result.timeouts}${statuses.length ? `, ${statuses.join(', ')}` : ''})`;
+    return { kind, requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, detail };
   }));
   clearInterval(sampler);
   return { results, peak };
@@ -133,7 +138,7 @@ try {
       await refreshViews(); // what the previous run published is indexed before this one starts
       const { results, peak } = await mixed(target, connections);
       process.stdout.write(`${target}, ${connections} connections: peak RSS node ${mb(peak.node)} MB, store ${mb(peak.store)} MB\n`);
-      for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}  (${r.requests} requests)\n`);
+      for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}${r.detail}  (${r.requests} requests)\n`);
       if (target === 'node') (globalThis as { nodeReads?: number }).nodeReads = readRps(results);
       else report(`load ${connections} connections (${READS_ONLY ? 'reads' : 'publish'})`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');
     }
