@@ -86,6 +86,15 @@ export function isNotFound(error: unknown): boolean {
   return (error as NanoError | undefined)?.statusCode === 404;
 }
 
+/**
+ * A 404 for a document that is not there ("missing") or was deleted ("deleted"), as CouchDB and
+ * PouchDB answer a document GET; a 404 for the database itself is neither.
+ */
+export function isMissingDocument(error: unknown): boolean {
+  const reason = (error as NanoError | undefined)?.reason;
+  return isNotFound(error) && (reason === 'missing' || reason === 'deleted');
+}
+
 export function isConflict(error: unknown): boolean {
   return (error as NanoError | undefined)?.statusCode === 409;
 }

@@ -1,6 +1,6 @@
 /** Batch reads and writes of resource data documents: one round trip each (_all_docs or a GET, _bulk_docs). */
 import type { DocumentScope } from 'nano';
-import { inStore, isNotFound, mapCouchError } from './couch.js';
+import { inStore, isMissingDocument, mapCouchError } from './couch.js';
 import type { StoredDoc } from './documents.js';
 import { isWellFormedText } from '../domain/well-formed-text.js';
 
@@ -22,9 +22,8 @@ export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promis
     try {
       found.set(only, await db.get(only) as unknown as StoredDoc);
     } catch (error) {
-      // "missing" or "deleted": no such document. A 404 for the database itself stays an error, as `_all_docs` made it.
-      const reason = (error as { reason?: string }).reason;
-      if (!isNotFound(error) || (reason !== 'missing' && reason !== 'deleted')) throw mapCouchError(error, 'read documents');
+      // A 404 for the database itself stays an error, as `_all_docs` made it.
+      if (!isMissingDocument(error)) throw mapCouchError(error, 'read documents');
     }
     return found;
   }

@@ -8,7 +8,7 @@
  * CI failure of session 5's second rehearsal, where that read held /status for 20 s.
  */
 import { expect } from 'chai';
-import { getJson } from '../support/node.js';
+import { currentStatus, getJson } from '../support/node.js';
 import { NODE_STATUS_ID } from '../../src/storage/node-repository.js';
 import { startProxiedNode, type ProxiedNode } from '../support/store-proxy.js';
 
@@ -29,11 +29,7 @@ describe('/status while the store does not answer', function () {
   it('a store slower than /status waits (20 ms): the last counters serve, and on a quiet store the flags stay current', async () => {
     // As on a three-member CouchDB cluster, where `GET /{db}` gathers the shard ranges from the
     // members and often took longer than 20 ms: the flags then flickered to false on a quiet store.
-    const deadline = Date.now() + 60000;
-    for (let body = (await timedStatus()).body; body.doc_count_current !== true || body.views_current !== true; body = (await timedStatus()).body) {
-      if (Date.now() > deadline) expect.fail(`/status never current: ${JSON.stringify(body)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await currentStatus(proxied.node.url, 60000, { viewsToo: true });
     const databasePath = `/${proxied.node.names.resourceData}`;
     proxied.proxy.slow(150, (method, path) => method === 'GET' && path === databasePath);
     try {
