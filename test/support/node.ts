@@ -58,14 +58,13 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
 /**
  * GET /status until its live count is current. /status never waits for an index (issue 14,
  * defect 8): right after a write it may answer with the count as last indexed
- * (`doc_count_current` false) while the index check it started goes on. `viewsToo`: until
- * `views_current` as well.
+ * (`doc_count_current` false) while the index check it started goes on.
  */
-export async function currentStatus(url: string, timeoutMs = 60000, options: { viewsToo?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function currentStatus(url: string, timeoutMs = 60000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await getJson(`${url}/status`);
-    if (body.doc_count_current === true && (!options.viewsToo || body.views_current === true)) return body;
+    if (body.doc_count_current === true) return body;
     if (Date.now() > deadline) throw new Error(`/status has no current count after ${timeoutMs} ms: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

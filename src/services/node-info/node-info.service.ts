@@ -60,7 +60,7 @@ class LateRead<T> {
   constructor(private readonly read: () => Promise<T>, private readonly maxAgeMs: number) {}
 
   /** Starts one read. `done` never rejects: a read failing after the answer has gone is no unhandled rejection. */
-  start(): { done: Promise<void>; answer(): Promise<T> } {
+  start(): { done: Promise<void>; arrived(): boolean; answer(): Promise<T> } {
     const number = (this.reads += 1);
     let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
     const done = this.read().then((value) => {
@@ -77,7 +77,7 @@ class LateRead<T> {
       if (outcome?.ok === false) throw outcome.error;
       return (outcome as { value: T }).value;
     };
-    return { done, answer };
+    return { done, arrived: () => outcome?.ok === true, answer };
   }
 }
 
@@ -102,7 +102,7 @@ export interface NodeStatus {
   start_time: unknown;
   process_start_time: string;
   earliestDatestamp: string | null;
-  /** true only when doc_count and earliestDatestamp are known to include every write up to `store.update_seq`. */
+  /** true only when doc_count and earliestDatestamp are known to include every write so far. */
   doc_count_current: boolean;
   /**
    * true only when every view is known to have indexed the whole database; false while one is
@@ -110,7 +110,7 @@ export interface NodeStatus {
    * view may wait or 503).
    */
   views_current: boolean;
-  /** The views not known to have indexed the database up to `store.update_seq`. */
+  /** The views not known to have indexed the database up to this call's update_seq. */
   stale_views: string[];
   /** The database's own counters (every document, tombstones and design documents included). */
   store: { doc_count: number; update_seq: string | number };
@@ -184,8 +184,7 @@ export class NodeInfoService {
    * from memory (their _changes feed); the database's counters are read at each call; the live
    * count and the views' state come from the latest index check, started here unless the last
    * one holds at this call's update_seq, and served by a later call when it takes longer. Each
-   * is marked current only when checked against the update_seq the answer reports (this call's,
-   * or the last one read when this call's read is late). The count is null until
+   * is marked current only when checked against this call's update_seq. The count is null until
    * a first check has answered (its view is being built).
    */
   async status(): Promise<NodeStatus> {
@@ -196,19 +195,15 @@ export class NodeInfoService {
     // its view reads do not queue ahead of the one read every call makes.
     await Promise.race([counters.done, deadline]);
     const store = await counters.answer();
-    // Checked against the update_seq this answer reports: a count or a view check older than a
-    // write is not current. When this call's counters read is late, the last answer's counters
-    // serve (at most COUNTERS_MAX_AGE_MS old), and the flags are judged against them, so the
-    // answer is consistent with itself. Judging "nothing is current" instead made a quiet
-    // three-member cluster flicker: there `GET /{db}` gathers every shard range from the
-    // members and often takes longer than STATUS_WAIT_MS (couchdb-cluster.test.ts).
-    const seq = seqNumber(store.updateSeq);
+    // Checked against this call's own update_seq: a count or a view check older than a write is
+    // not current, and without this call's update_seq nothing is known to be.
+    const seq = counters.arrived() ? seqNumber(store.updateSeq) : Number.POSITIVE_INFINITY;
     if (!this.checkedAt(seq)) await Promise.race([this.checkIndexes(), deadline]);
     await Promise.race([nodeDocs.done, delay(NODE_DOCS_PATIENCE_MS)]);
     const [node, status] = await nodeDocs.answer();
     const live = this.lastLive;
     const index = this.lastIndex;
-    // A view check older than the answer's update_seq knows nothing of the writes since: every view may be behind.
+    // A view check older than this call's update_seq knows nothing of the writes since: every view may be behind.
     const indexHolds = index !== undefined && seqNumber(index.updateSeq) >= seq;
     return {
       OK: true,
