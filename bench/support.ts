@@ -225,8 +225,10 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   if (!fromSource) await buildOnce(root);
   const entry = fromSource ? ['--import', 'tsx', path.join(root, 'src/main.ts')] : [path.join(root, 'dist/src/main.js')];
   const child = spawn(process.execPath, [...flags, ...entry], {
-    cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root, env: { ...process.env, ...store, PORT: '0', DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: process.env.BENCH_NODE_LOG_LEVEL ?? 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // BENCH_NODE_LOG=DIR keeps each node's log (DIR/node-<pid>.log), e.g. with BENCH_NODE_LOG_LEVEL=debug.
+  if (process.env.BENCH_NODE_LOG) child.stdout.pipe(fs.createWriteStream(path.join(process.env.BENCH_NODE_LOG, `node-${child.pid}.log`)));
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -42,6 +42,19 @@ export async function keyIdsOfArmored(armored: string): Promise<string[]> {
   return key.getKeyIDs().map((id) => id.toHex().toLowerCase());
 }
 
+/** keyIdsOfArmored of the last key asked for, parsed once: the node's key pair is created once and kept. */
+export class ArmoredKeyIds {
+  private last: { armored: string; ids: Promise<string[]> } | undefined;
+
+  of(armored: string): Promise<string[]> {
+    if (this.last?.armored !== armored) this.last = { armored, ids: keyIdsOfArmored(armored) };
+    const { ids } = this.last;
+    // A key that failed to parse is parsed again next time, not remembered as a failure.
+    ids.catch(() => { if (this.last?.ids === ids) this.last = undefined; });
+    return ids;
+  }
+}
+
 function submitterOf(doc: Record<string, unknown>): unknown {
   return (doc.identity as Record<string, unknown> | undefined)?.submitter;
 }

@@ -2,14 +2,15 @@
  * What a request costs in store round trips (issue 19): the node and service descriptions, the
  * filter and the accounts are followed through their databases' _changes feeds
  * (src/storage/followed-documents.ts), so once the node has read them a publish batch is one
- * `_bulk_docs` and a harvest page one view read. A counting proxy sits between the node and its
+ * `_bulk_docs` and a harvest page one view read; a replicated batch of new documents at
+ * /incoming is one `_bulk_docs` too (issue 15). A counting proxy sits between the node and its
  * store. A change written straight to the store still applies without a restart, as soon as the
  * feed reports it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { addAccount, basicAuth, postJson, getJson, settled, type TestNode } from '../support/node.js';
-import { nsdlDocs } from '../support/documents.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
 import { startProxiedNode, type ProxiedNode, type StoreProxy } from '../support/store-proxy.js';
 
 const AUTH = basicAuth('counted', 'counted-password-1');
@@ -34,6 +35,38 @@ describe('store round trips per request', function () {
     const answer = await postJson(`${node.url}/publish`, { documents: docs.slice(10, 30) }, { authorization: AUTH });
     expect(answer.body.OK, JSON.stringify(answer.body).slice(0, 300)).to.equal(true);
     expect(proxy.seen.filter((line) => !line.includes('/_design/')), proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_bulk_docs`]);
+  });
+
+  it('a replicated batch of new documents is one _bulk_docs at /incoming; a doc_ID stored already is read then and decided (a duplicate is not written again, an unsigned update from elsewhere is refused)', async () => {
+    await addAccount(node, 'ops', 'ops-password-1', 'network_admin');
+    const admin = { authorization: basicAuth('ops', 'ops-password-1'), 'content-type': 'application/json' };
+    const at = '2020-01-01T00:00:00.000000Z';
+    const arriving = (doc: Doc, id: string): Doc => ({
+      ...doc, _id: id, _rev: '1-0123456789abcdef0123456789abcdef', doc_ID: id, identity: { submitter: 'elsewhere', submitter_type: 'agent' },
+      publish_node: 'elsewhere', publishing_node: 'elsewhere', create_timestamp: at, update_timestamp: at, node_timestamp: at,
+    });
+    const replicate = async (docs: Doc[]): Promise<number> => (await fetch(`${node.url}/incoming/_bulk_docs`, { method: 'POST', headers: admin, body: JSON.stringify({ docs, new_edits: false }) })).status;
+    const storeRequests = (): string[] => proxy.seen.filter((line) => line.includes(`/${node.names.resourceData}/`) && !line.includes('/_design/'));
+    const docs = nsdlDocs(60).slice(30);
+    const first = docs.slice(0, 10).map((doc, k) => arriving(doc, `replicated-${k}`));
+    proxy.seen.length = 0;
+    expect(await replicate(first)).to.equal(201);
+    expect(storeRequests(), proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_bulk_docs`]);
+    const resources = node.couch.use(node.names.resourceData);
+    const before = await resources.get('replicated-0') as unknown as Doc;
+    // The same document again, an update of another with other content, and ten new ones.
+    const changed = { ...first[1] as Doc, keys: ['changed elsewhere'] };
+    const second = [first[0] as Doc, changed, ...docs.slice(10, 20).map((doc, k) => arriving(doc, `replicated-${10 + k}`))];
+    proxy.seen.length = 0;
+    expect(await replicate(second)).to.equal(201);
+    expect(storeRequests(), proxy.seen.join('\n')).to.deep.equal([
+      `POST /${node.names.resourceData}/_bulk_docs`, `POST /${node.names.resourceData}/_all_docs`,
+    ]);
+    const after = await resources.get('replicated-0') as unknown as Doc;
+    expect(after._rev, 'a duplicate is not written again').to.equal(before._rev);
+    expect(after.node_timestamp).to.equal(before.node_timestamp);
+    expect((await resources.get('replicated-1') as unknown as Doc).keys, 'the refused update leaves the stored document').to.deep.equal(first[1]?.keys);
+    for (let k = 10; k < 20; k += 1) expect((await resources.get(`replicated-${k}`) as unknown as Doc).doc_ID).to.equal(`replicated-${k}`);
   });
 
   it('a JSON harvest page and an OAI-PMH page are one view read each', async () => {

@@ -12,16 +12,21 @@
  * timestamps, _rev) and the signature. That is also what makes a document coming back to a node
  * (A→B→A, or a ring) stop there: node_timestamp differs at every node and must not trigger
  * redistribution (spec "Resource data description document").
+ *
+ * One write per document and no read before it for the usual batch of documents new here (issue
+ * 15): only the documents named in `replaces` are read first; a doc_ID already stored shows up as
+ * a conflict of that write (no `_rev`), and only those are read and decided again (a duplicate, a
+ * same-doc_ID update, or a refusal), as Basic Publish does.
  */
 import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodePolicy } from '../../config/index.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
-import { keyIdsOfArmored } from '../../domain/replacement.js';
+import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { nodeTimestamp } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
-import type { CheckContext, DocumentIntake, Envelope } from '../publish/document-checks.js';
+import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../publish/document-checks.js';
 import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
 
 export interface InboundResult { stored: number; duplicates: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
@@ -35,7 +40,15 @@ export function contentKey(doc: Record<string, unknown>): string {
   }
 }
 
+/** A document that passed the checks, waiting for the decision that needs the stored state. */
+interface Checked { incomingId: string; doc: Envelope; signature: SignatureOutcome }
+type Entry = AcceptedWrite & { incomingId: string; checked: Checked; optimistic: boolean };
+
+interface Pass { state: Map<string, StoredDoc>; now: string; nodeKeyIds: string[]; policy: NodePolicy; context: CheckContext }
+
 export class InboundService {
+  private readonly nodeKeyIds = new ArmoredKeyIds();
+
   constructor(private readonly intake: DocumentIntake) {}
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
@@ -44,63 +57,99 @@ export class InboundService {
     if (arrived.length === 0) return result;
     const [node, filter, keys] = await Promise.all([this.intake.nodes.nodeDescription(), this.intake.nodes.filterDescription(), this.intake.nodes.nodeKeys()]);
     if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
+    const policy = node.node_policy as NodePolicy;
     const context: CheckContext = {
-      policy: node.node_policy as NodePolicy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
+      policy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.intake.publicUrl}/pubkey`, mode: 'inbound',
     };
     // The document is its public form at the source: the incoming copy's store members are not part
     // of it, and node-private fields of the source (its publishing account) are no authority here.
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
-    const referenced = envelopes.flatMap(({ doc }) => [doc.doc_ID, ...(Array.isArray(doc.replaces) ? doc.replaces : [])]).filter((id): id is string => typeof id === 'string' && id.length > 0);
-    const state = await this.intake.store.getMany(referenced);
-    const now = nodeTimestamp(this.intake.clock());
-    const nodeKeyIds = await keyIdsOfArmored(keys.publicKey);
-    const accepted: (AcceptedWrite & { incomingId: string })[] = [];
-    const inBatch = new Set<string>();
-
+    const replaced = envelopes.flatMap(({ doc }) => (Array.isArray(doc.replaces) ? doc.replaces : [])).filter((id): id is string => typeof id === 'string' && id.length > 0);
+    const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
+    const checked: Checked[] = [];
     for (const { incomingId, doc } of envelopes) {
       const reject = (error: string): void => { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error }); };
       if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) { reject('do_not_distribute'); continue; }
-      const checked = await this.intake.checks.check(doc, context);
-      if (!checked.ok) { reject(checked.error); continue; }
+      const outcome = await this.intake.checks.check(doc, context);
+      if (!outcome.ok) { reject(outcome.error); continue; }
+      checked.push({ incomingId, doc, signature: outcome.signature });
+    }
+    const [state, nodeKeyIds] = await stateRead;
+    const pass: Pass = { state, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, policy, context };
+    const conflicts = await this.store(await this.decide(checked, pass, result), pass, result);
+    if (conflicts.length === 0) return result;
+    // The doc_IDs stored already: read, then decided again against what is stored.
+    const found = await this.intake.store.getMany(conflicts.map((entry) => entry.doc._id));
+    for (const [id, doc] of found) state.set(id, doc);
+    const again = conflicts.filter((entry) => {
+      if (found.has(entry.doc._id)) return true;
+      result.failed.push(entry.incomingId); // gone again meanwhile (a concurrent writer): the replicator retries
+      return false;
+    });
+    const retried = await this.store(await this.decide(again.map((entry) => entry.checked), pass, result, false), pass, result);
+    result.failed.push(...retried.map((entry) => entry.incomingId));
+    return result;
+  }
+
+  /**
+   * The replacement rules against what is known of the stored documents. With `optimistic`, a
+   * doc_ID not read is written without `_rev`, which the store refuses if the doc_ID exists.
+   */
+  private async decide(checked: Checked[], pass: Pass, result: InboundResult, optimistic = true): Promise<Entry[]> {
+    const { state, context } = pass;
+    const accepted: Entry[] = [];
+    const inBatch = new Set<string>();
+    for (const entry of checked) {
+      const { incomingId, doc } = entry;
       const docId = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : incomingId;
       // Two revisions of one document in a batch: the later one is left for the next pass.
       if (inBatch.has(docId)) { result.failed.push(incomingId); continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
       const existing = state.get(docId);
       const duplicate = existing !== undefined && !isTombstone(existing) && contentKey(existing) === contentKey(doc);
-      let signature = checked.signature;
+      let signature = entry.signature;
       const needsProof = !duplicate && (existing !== undefined || replaces.some((id) => state.has(id)));
       if ((needsProof || (duplicate && replaces.length > 0)) && signature.verifiedKeyIds.length === 0 && doc.digital_signature !== undefined) {
         // Replacing needs a verified signature even when the node does not verify others.
         const outcome = await this.intake.checks.verifySignature(doc, context);
         if (!outcome.failure) signature = outcome;
       }
-      const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: now, ...(existing?._rev ? { _rev: existing._rev } : {}) };
+      const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: pass.now, ...(existing?._rev ? { _rev: existing._rev } : {}) };
+      const base = { incomingId, checked: entry, doc: stored, signature, optimistic: optimistic && existing === undefined };
       if (duplicate) {
         // Not written again, but the tombstones of what it replaces may still be due (a crash
         // between the two writes, or an original that arrived later): only those are checked
         // ('' names no stored document, so the document itself is not).
-        const refused = replaces.length > 0 && (await replacementRefusal('', doc, replaces, state, signature, nodeKeyIds, context.policy)) !== undefined;
-        accepted.push({ incomingId, doc: stored, signature, replaces: refused ? [] : replaces, write: false });
+        const refused = replaces.length > 0 && (await replacementRefusal('', doc, replaces, state, signature, pass.nodeKeyIds, pass.policy)) !== undefined;
+        accepted.push({ ...base, replaces: refused ? [] : replaces, write: false });
         inBatch.add(docId);
         continue;
       }
-      const refusal = await replacementRefusal(docId, doc, replaces, state, signature, nodeKeyIds, context.policy);
-      if (refusal) { reject(refusal); continue; }
-      accepted.push({ incomingId, doc: stored, signature, replaces });
+      const refusal = await replacementRefusal(docId, doc, replaces, state, signature, pass.nodeKeyIds, pass.policy);
+      if (refusal) { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error: refusal }); continue; }
+      accepted.push({ ...base, replaces });
       state.set(docId, stored);
       inBatch.add(docId);
     }
-    const outcomes = await storeWithTombstones(this.intake.store, accepted, state, now);
+    return accepted;
+  }
+
+  /** Writes the decided entries and counts them; returns the optimistic writes that met a stored doc_ID. */
+  private async store(accepted: Entry[], pass: Pass, result: InboundResult): Promise<Entry[]> {
+    const outcomes = await storeWithTombstones(this.intake.store, accepted, pass.state, pass.now);
+    const conflicts: Entry[] = [];
     for (const [position, outcome] of outcomes.entries()) {
-      const entry = accepted[position] as AcceptedWrite & { incomingId: string };
+      const entry = accepted[position] as Entry;
+      if (!outcome.ok && outcome.error === 'conflict' && entry.optimistic) conflicts.push(entry);
       // A conflict (a concurrent writer) is retried; any other refusal by the store is final.
-      if (!outcome.ok && outcome.error === 'conflict') result.failed.push(entry.incomingId);
+      else if (!outcome.ok && outcome.error === 'conflict') result.failed.push(entry.incomingId);
       else if (!outcome.ok) result.rejected.push({ doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}` });
       else if (entry.write === false) result.duplicates += 1;
       else result.stored += 1;
     }
-    return result;
+    // What the first write did not store is not part of the state the retry is decided against.
+    for (const entry of conflicts) pass.state.delete(entry.doc._id);
+    return conflicts;
   }
 }

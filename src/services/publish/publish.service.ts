@@ -10,7 +10,7 @@ import type { NodeKeys } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { nodeTimestamp } from '../../domain/timestamps.js';
-import { keyIdsOfArmored } from '../../domain/replacement.js';
+import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { OWNER_FIELD } from '../../domain/ownership.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
 import { replacementRefusal, storeWithTombstones, type WriteOutcome } from './replacement-writes.js';
@@ -70,7 +70,7 @@ interface Batch {
 }
 
 export class PublishService {
-  private parsedNodeKey: { armored: string; ids: string[] } | undefined;
+  private readonly nodeKeyIds = new ArmoredKeyIds();
   private keys: NodeKeys | undefined;
 
   constructor(
@@ -128,7 +128,7 @@ export class PublishService {
       .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
-    const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds(keys.publicKey)]);
+    const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
     // A large batch of documents that replace nothing is checked and written in slices: the store
     // writes one slice while the node checks the next (the store is another process, or another
     // server), so the batch's answer waits for the store's writes plus one slice's checks instead
@@ -231,12 +231,6 @@ export class PublishService {
       const prepared = await this.prepare(entry, entry.doc._id, batch);
       if ('error' in prepared) entry.refused = prepared.error;
     }
-  }
-
-  /** The node key's ids, parsed once per key (the key pair is created once and kept). */
-  private async nodeKeyIds(armored: string): Promise<string[]> {
-    if (this.parsedNodeKey?.armored !== armored) this.parsedNodeKey = { armored, ids: await keyIdsOfArmored(armored) };
-    return this.parsedNodeKey.ids;
   }
 
   /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
