@@ -1,7 +1,8 @@
 /**
  * A node whose store is reached through a pass-through proxy the test controls: it records the
  * method and path of every request (the `_changes` longpolls apart) and can stall, holding every
- * new request unanswered until released, as a store that stops answering does. The store is the
+ * new request unanswered until released, as a store that stops answering does, or answer chosen
+ * requests late, as a busy cluster does. The store is the
  * suite's (TEST_COUCHDB_URL) or an embedded store started here.
  */
 import fs from 'node:fs';
@@ -22,6 +23,8 @@ export interface StoreProxy {
   stall(): void;
   /** Forwards the held requests and every later one. */
   release(): void;
+  /** From now on, requests `which` picks are answered `ms` later (0: no longer). */
+  slow(ms: number, which: (method: string, path: string) => boolean): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ async function storeProxy(target: string): Promise<StoreProxy> {
   const seen: string[] = [];
   const agent = new http.Agent({ keepAlive: true });
   let held: (() => void)[] | undefined;
+  let slowness: { ms: number; which: (method: string, path: string) => boolean } | undefined;
   const forward = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const outbound = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -42,6 +46,7 @@ async function storeProxy(target: string): Promise<StoreProxy> {
     const pathOnly = (req.url ?? '').split('?')[0] ?? '';
     if (!pathOnly.endsWith('/_changes')) seen.push(`${req.method} ${decodeURIComponent(pathOnly)}`);
     if (held) held.push(() => forward(req, res));
+    else if (slowness && slowness.ms > 0 && slowness.which(req.method ?? '', decodeURIComponent(pathOnly))) setTimeout(() => forward(req, res), slowness.ms);
     else forward(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,6 +55,7 @@ async function storeProxy(target: string): Promise<StoreProxy> {
     seen,
     stall: () => { held ??= []; },
     release: () => { const waiting = held ?? []; held = undefined; for (const go of waiting) go(); },
+    slow: (ms, which) => { slowness = { ms, which }; },
     close: async () => { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)); agent.destroy(); },
   };
 }

@@ -24,6 +24,14 @@ function publicFields(doc: StoredDoc | undefined, drop: readonly string[] = []):
  */
 const STATUS_WAIT_MS = 20;
 /**
+ * How much longer a call waits for its own counters when the last answer was current. A
+ * three-member cluster's `GET /{db}` gathers every shard range from the members and often takes
+ * more than STATUS_WAIT_MS; without this call's own update_seq nothing is known to be current, so
+ * a quiet cluster's flags flickered to false. Only a current answer waits: while views build (the
+ * answer is not current anyway) the call keeps to STATUS_WAIT_MS, so it stays under 100 ms.
+ */
+const CURRENT_PATIENCE_MS = 60;
+/**
  * The index check behind the answers (the live count and every view's state). It is never waited
  * for past STATUS_WAIT_MS, so its own bounds can be long: a view being built holds even a stale
  * read on the embedded store (PouchDB), and an index up to `smallLag` changes behind is brought
@@ -124,6 +132,8 @@ export class NodeInfoService {
   private lastLive: LiveSummary | undefined;
   private lastIndex: IndexState | undefined;
   private indexCheck: Promise<void> | undefined;
+  /** Whether this process's last answer was current (both flags): see CURRENT_PATIENCE_MS. */
+  private lastAnswerCurrent = false;
   private readonly counters: LateRead<StoreCounters>;
   /**
    * The node description and node status documents: from memory while their feed follows, from
@@ -180,7 +190,7 @@ export class NodeInfoService {
 
   /**
    * A health check (issue 14, defect 8): answers from cheap state within STATUS_WAIT_MS of store
-   * time, never waiting for an index. The node description and the node status document come
+   * time (CURRENT_PATIENCE_MS more for the counters after a current answer), never waiting for an index. The node description and the node status document come
    * from memory (their _changes feed); the database's counters are read at each call; the live
    * count and the views' state come from the latest index check, started here unless the last
    * one holds at this call's update_seq, and served by a later call when it takes longer. Each
@@ -194,6 +204,7 @@ export class NodeInfoService {
     // The check starts once the counters are in (or the wait is over), so that on an idle store
     // its view reads do not queue ahead of the one read every call makes.
     await Promise.race([counters.done, deadline]);
+    if (!counters.arrived() && this.lastAnswerCurrent) await Promise.race([counters.done, delay(CURRENT_PATIENCE_MS)]);
     const store = await counters.answer();
     // Checked against this call's own update_seq: a count or a view check older than a write is
     // not current, and without this call's update_seq nothing is known to be.
@@ -205,6 +216,9 @@ export class NodeInfoService {
     const index = this.lastIndex;
     // A view check older than this call's update_seq knows nothing of the writes since: every view may be behind.
     const indexHolds = index !== undefined && seqNumber(index.updateSeq) >= seq;
+    const countCurrent = live !== undefined && live.current && live.checkedSeq >= seq;
+    const viewsCurrent = indexHolds && index.viewsCurrent;
+    this.lastAnswerCurrent = countCurrent && viewsCurrent;
     return {
       OK: true,
       node_id: node.node_id,
@@ -215,8 +229,8 @@ export class NodeInfoService {
       start_time: status?.start_time ?? null,
       process_start_time: this.processStartTime,
       earliestDatestamp: live?.earliest ?? null,
-      doc_count_current: live !== undefined && live.current && live.checkedSeq >= seq,
-      views_current: indexHolds && index.viewsCurrent,
+      doc_count_current: countCurrent,
+      views_current: viewsCurrent,
       stale_views: indexHolds ? index.staleViews : [...INDEXED_VIEW_NAMES],
       store: { doc_count: store.docCount, update_seq: store.updateSeq },
       last_in_sync: status?.last_in_sync ?? null,
