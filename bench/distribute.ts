@@ -2,7 +2,7 @@
  * npm run bench -- distribute: N documents published at node A; time from one POST /distribute
  * until all are stored (obtainable) at node B, versus a raw CouchDB one-shot `_replicate` of the
  * same documents between the same two stores in the same run (same batch sizes, no filter, no
- * node in between). Goal: at least 0.5 of raw. A second line: until every view is current at B
+ * node in between). Goal (issue 15): at least 0.8 of raw. A second line: until every view is current at B
  * as well, against a raw replication into a database with the node's design docs, then built.
  *   --docs N (BENCH_DISTRIBUTE_DOCS, default 20000)
  *   --couchdb URL (BENCH_COUCHDB_URL): both nodes on that CouchDB 3.x, each with its own DB_PREFIX
