@@ -69,6 +69,28 @@ describe('store round trips per request', function () {
     for (let k = 10; k < 20; k += 1) expect((await resources.get(`replicated-${k}`) as unknown as Doc).doc_ID).to.equal(`replicated-${k}`);
   });
 
+  it('a replicated batch of 240 is written in four slices, each while the next is checked; a doc_ID stored already in a later slice is still decided', async () => {
+    const admin = { authorization: basicAuth('ops', 'ops-password-1'), 'content-type': 'application/json' };
+    const at = '2020-01-01T00:00:00.000000Z';
+    const template = nsdlDocs(1)[0] as Doc;
+    const arriving = (id: string): Doc => ({
+      ...template, _id: id, _rev: '1-0123456789abcdef0123456789abcdef', doc_ID: id, identity: { submitter: 'elsewhere', submitter_type: 'agent' },
+      publish_node: 'elsewhere', publishing_node: 'elsewhere', create_timestamp: at, update_timestamp: at, node_timestamp: at,
+    });
+    const resources = node.couch.use(node.names.resourceData);
+    const before = await resources.get('replicated-0') as unknown as Doc;
+    // replicated-0 (stored by the test above) sits in the last slice.
+    const docs = [...Array.from({ length: 239 }, (_, k) => arriving(`sliced-${k}`)), { ...before, _rev: '1-0123456789abcdef0123456789abcdef' }];
+    proxy.seen.length = 0;
+    const answer = await fetch(`${node.url}/incoming/_bulk_docs`, { method: 'POST', headers: admin, body: JSON.stringify({ docs, new_edits: false }) });
+    expect(answer.status).to.equal(201);
+    const writes = proxy.seen.filter((line) => line === `POST /${node.names.resourceData}/_bulk_docs`);
+    expect(writes.length, proxy.seen.join('\n')).to.equal(4);
+    const stored = await resources.fetch({ keys: docs.map((doc) => String(doc._id)) });
+    expect(stored.rows.filter((row) => 'doc' in row && row.doc).length).to.equal(240);
+    expect((await resources.get('replicated-0') as unknown as Doc)._rev, 'the duplicate is not written again').to.equal(before._rev);
+  });
+
   it('a JSON harvest page and an OAI-PMH page are one view read each', async () => {
     await getJson(`${node.url}/harvest/listrecords`);
     proxy.seen.length = 0;

@@ -28,6 +28,7 @@ import { nodeTimestamp } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../publish/document-checks.js';
 import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
+import { SliceWrites, letWriteLeave, sliceSize } from '../publish/write-slices.js';
 
 export interface InboundResult { stored: number; duplicates: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
 
@@ -44,7 +45,8 @@ export function contentKey(doc: Record<string, unknown>): string {
 interface Checked { incomingId: string; doc: Envelope; signature: SignatureOutcome }
 type Entry = AcceptedWrite & { incomingId: string; checked: Checked; optimistic: boolean };
 
-interface Pass { state: Map<string, StoredDoc>; now: string; nodeKeyIds: string[]; policy: NodePolicy; context: CheckContext }
+/** What one batch is decided against. `inBatch`: the doc_IDs decided so far, over every slice. */
+interface Pass { state: Map<string, StoredDoc>; now: string; nodeKeyIds: string[]; policy: NodePolicy; context: CheckContext; inBatch: Set<string> }
 
 export class InboundService {
   private readonly nodeKeyIds = new ArmoredKeyIds();
@@ -67,17 +69,23 @@ export class InboundService {
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
     const replaced = envelopes.flatMap(({ doc }) => (Array.isArray(doc.replaces) ? doc.replaces : [])).filter((id): id is string => typeof id === 'string' && id.length > 0);
     const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
-    const checked: Checked[] = [];
-    for (const { incomingId, doc } of envelopes) {
-      const reject = (error: string): void => { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error }); };
-      if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) { reject('do_not_distribute'); continue; }
-      const outcome = await this.intake.checks.check(doc, context);
-      if (!outcome.ok) { reject(outcome.error); continue; }
-      checked.push({ incomingId, doc, signature: outcome.signature });
+    // A large batch is checked and written in slices, each written while the next is checked
+    // (write-slices.ts): a replicator sends its next batch only when this one is answered.
+    const size = sliceSize(envelopes.length, replaced.length > 0);
+    const writes = new SliceWrites<Entry[]>();
+    let pass: Pass | undefined;
+    for (let start = 0; start < envelopes.length; start += size) {
+      const checked = await this.checkAll(envelopes.slice(start, start + size), context, result);
+      if (!pass) {
+        const [state, nodeKeyIds] = await stateRead;
+        pass = { state, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, policy, context, inBatch: new Set() };
+      }
+      writes.add(this.store(await this.decide(checked, pass, result), pass, result));
+      if (start + size < envelopes.length) await letWriteLeave();
     }
-    const [state, nodeKeyIds] = await stateRead;
-    const pass: Pass = { state, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, policy, context };
-    const conflicts = await this.store(await this.decide(checked, pass, result), pass, result);
+    if (!pass) return result;
+    const { state } = pass;
+    const conflicts = (await writes.all()).flat();
     if (conflicts.length === 0) return result;
     // The doc_IDs stored already: read, then decided again against what is stored.
     const found = await this.intake.store.getMany(conflicts.map((entry) => entry.doc._id));
@@ -87,9 +95,22 @@ export class InboundService {
       result.failed.push(entry.incomingId); // gone again meanwhile (a concurrent writer): the replicator retries
       return false;
     });
-    const retried = await this.store(await this.decide(again.map((entry) => entry.checked), pass, result, false), pass, result);
+    const retried = await this.store(await this.decide(again.map((entry) => entry.checked), { ...pass, inBatch: new Set() }, result, false), pass, result);
     result.failed.push(...retried.map((entry) => entry.incomingId));
     return result;
+  }
+
+  /** The checks of each document (validation, signature, filter, size), in the spec's order. */
+  private async checkAll(envelopes: { incomingId: string; doc: Envelope }[], context: CheckContext, result: InboundResult): Promise<Checked[]> {
+    const checked: Checked[] = [];
+    for (const { incomingId, doc } of envelopes) {
+      const reject = (error: string): void => { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error }); };
+      if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) { reject('do_not_distribute'); continue; }
+      const outcome = await this.intake.checks.check(doc, context);
+      if (!outcome.ok) { reject(outcome.error); continue; }
+      checked.push({ incomingId, doc, signature: outcome.signature });
+    }
+    return checked;
   }
 
   /**
@@ -97,9 +118,8 @@ export class InboundService {
    * doc_ID not read is written without `_rev`, which the store refuses if the doc_ID exists.
    */
   private async decide(checked: Checked[], pass: Pass, result: InboundResult, optimistic = true): Promise<Entry[]> {
-    const { state, context } = pass;
+    const { state, context, inBatch } = pass;
     const accepted: Entry[] = [];
-    const inBatch = new Set<string>();
     for (const entry of checked) {
       const { incomingId, doc } = entry;
       const docId = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : incomingId;

@@ -19,6 +19,7 @@ import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-e
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
+import { SliceWrites, letWriteLeave, sliceSize } from './write-slices.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
@@ -50,13 +51,6 @@ export interface EnvelopeSigner {
 
 /** One submitted document after the per-document checks (which run for the whole batch at once). */
 type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome };
-
-/** A batch this large is written in slices, each while the next is checked (processBatch). */
-const PIPELINE_MIN = 200;
-const PIPELINE_SLICES = 4;
-
-/** A slice's write, settled: the conflicts it met, or the store error that failed it. */
-interface WriteSettled { conflicts: Accepted[]; error?: unknown }
 
 export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
@@ -129,19 +123,16 @@ export class PublishService {
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
     const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
-    // A large batch of documents that replace nothing is checked and written in slices: the store
-    // writes one slice while the node checks the next (the store is another process, or another
-    // server), so the batch's answer waits for the store's writes plus one slice's checks instead
-    // of the checks of the whole batch. Replacements keep one write (their tombstones follow it).
-    const sliceSize = dryRun || replaced.length > 0 || documents.length < PIPELINE_MIN ? documents.length : Math.ceil(documents.length / PIPELINE_SLICES);
+    // A large batch of documents that replace nothing is checked and written in slices (write-slices.ts).
+    const size = sliceSize(documents.length, dryRun || replaced.length > 0);
     let batch: Batch | undefined;
     const accepted: Accepted[] = [];
-    const writes: Promise<WriteSettled>[] = [];
+    const writes = new SliceWrites<Accepted[]>();
     const inBatch = new Set<string>();
-    for (let start = 0; start < documents.length; start += sliceSize) {
+    for (let start = 0; start < documents.length; start += size) {
       // The checks of each document (proxy signing and signature verification in the worker pool)
       // run for the whole slice at once; what depends on the order of the batch follows, in order.
-      const checked = await Promise.all(documents.slice(start, start + sliceSize).map((raw) => this.checkDocument(raw, context, account, keys)));
+      const checked = await Promise.all(documents.slice(start, start + size).map((raw) => this.checkDocument(raw, context, account, keys)));
       if (!batch) {
         const [state, nodeKeyIds] = await stateRead;
         batch = { context, nodeId, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, state, account };
@@ -166,10 +157,8 @@ export class PublishService {
       }
       accepted.push(...sliceAccepted);
       if (dryRun || sliceAccepted.length === 0) continue;
-      // Settled here, awaited after the last slice: a failed write is never an unhandled rejection.
-      writes.push(this.writeSlice(sliceAccepted, results, batch).then((conflicts) => ({ conflicts }), (error: unknown) => ({ conflicts: [], error })));
-      // Let the request leave before the next slice's checks take the event loop.
-      if (start + sliceSize < documents.length) await new Promise((resolve) => setImmediate(resolve));
+      writes.add(this.writeSlice(sliceAccepted, results, batch));
+      if (start + size < documents.length) await letWriteLeave();
     }
     if (!batch) throw new Error('a publish batch has at least one document');
     if (dryRun) {
@@ -180,10 +169,7 @@ export class PublishService {
         else result.OK = true;
       }
     } else {
-      const settled = await Promise.all(writes);
-      const failed = settled.find((write) => write.error !== undefined);
-      if (failed) throw failed.error;
-      await this.updateExisting(settled.flatMap((write) => write.conflicts), results, batch);
+      await this.updateExisting((await writes.all()).flat(), results, batch);
       this.metrics.publishResults(results);
     }
     return { OK: true, document_results: results.map((r) => (r.OK ? { doc_ID: r.doc_ID, OK: true } : r)) };
