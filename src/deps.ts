@@ -18,6 +18,9 @@ import { ObtainRepository } from './storage/obtain-repository.js';
 import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
 import { ViewReader } from './storage/view-reader.js';
+import { ViewMaps } from './storage/view-maps.js';
+import { IndexWarmer, warmTargets } from './storage/index-warmer.js';
+import type { DesignDocFile } from './storage/design-docs.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
 import { HarvestRepository } from './storage/harvest-repository.js';
@@ -60,6 +63,8 @@ export interface Deps {
   followed: FollowedDocuments[];
   /** Proxy signing and signature verification, off the event loop (closed with the node). */
   signatures: SignaturePool;
+  /** Keeps the resource_data indexes current (started by the runtime when INDEX_WARMING is on). */
+  warmer: IndexWarmer;
 }
 
 export interface DepsInput {
@@ -70,6 +75,8 @@ export interface DepsInput {
   publicUrl: string;
   projectRoot: string;
   tokenSecret: string;
+  /** The design docs as pushed to the store (their map functions also run in the node: view-maps.ts). */
+  designDocs: DesignDocFile[];
   clock?: Clock;
   /** The supervisor of the embedded store this process started (its restarts are a metric). */
   store?: { readonly restartCount: number } | undefined;
@@ -82,7 +89,12 @@ export function buildDeps(input: DepsInput): Deps {
   const clock = input.clock ?? (() => new Date());
   const followed = { ...followNodeDocuments(input.couch, input.names, input.logger), accounts: new FollowedDocuments(input.couch, input.names.accounts, input.logger) };
   const nodes = new NodeRepository(input.couch, input.names, followed);
-  const views = new ViewReader(input.config.settings.viewWaitMs);
+  const warmer = new IndexWarmer(input.couch, input.names.resourceData, warmTargets(input.designDocs, 'resource_data'), input.logger);
+  const views = new ViewReader(input.config.settings.viewWaitMs, {
+    maps: new ViewMaps(input.designDocs, 'resource_data'), activity: warmer,
+    // Read at call time: the metrics are built below, and the first read comes after start-up.
+    onAnswer: (answer) => monitoring.metrics.rangeReads.inc({ answer }),
+  });
   const resources = new ResourceRepository(input.couch, input.names, views);
   const accounts = new AccountRepository(input.couch, input.names, followed.accounts);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
@@ -120,5 +132,6 @@ export function buildDeps(input: DepsInput): Deps {
     monitoring,
     followed: Object.values(followed),
     signatures,
+    warmer,
   };
 }

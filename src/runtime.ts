@@ -15,7 +15,6 @@ import { embeddedCredentials } from './embedded/credentials.js';
 import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
-import { IndexWarmer, warmTargets } from './storage/index-warmer.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
 import { checkCouchServer } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
@@ -109,7 +108,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       couch, names, config: config.node, publicUrl, logger, designDocs,
       generateKeys: generateNodeKeys,
     });
-    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, store: embedded });
+    const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).
     for (const feed of deps.followed) feed.start();
     handler = createApp(deps).callback();
@@ -119,8 +118,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     deps.distribution.follower.start();
     deps.distribution.scheduler.start();
     // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
-    const warmer = new IndexWarmer(couch, names.resourceData, warmTargets(designDocs, 'resource_data'), logger);
-    if (settings.indexWarming) warmer.start();
+    if (settings.indexWarming) deps.warmer.start();
     const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
     logger.info({ url, publicUrl, monitoringUrl: monitoring?.url }, 'node listening');
     let closing: Promise<void> | undefined;
@@ -137,7 +135,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
           server.closeIdleConnections();
         });
         await deps.distribution.follower.stop();
-        await warmer.stop();
+        await deps.warmer.stop();
         await Promise.all(deps.followed.map((feed) => feed.stop()));
         await deps.distribution.service.idle();
         await deps.signatures.close();

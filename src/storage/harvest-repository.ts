@@ -34,7 +34,7 @@ export class HarvestRepository {
    * whether more rows follow. Reads `limit + 1` (+1 for the cursor row) in one request.
    */
   async page(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): Promise<{ rows: HarvestRow[]; more: boolean }> {
-    const result = await this.views.read(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, {
+    const result = await this.views.readCurrent(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, {
       startkey: after ?? range.start, endkey: range.end, inclusive_end: true,
       limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs,
     });
@@ -50,7 +50,7 @@ export class HarvestRepository {
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
-    const result = await this.views.read(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
+    const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
       startkey: [locator], endkey: [locator, {}], include_docs: true,
     });
     return result.rows.map((row) => row.doc as unknown as StoredDoc).filter((doc) => doc !== undefined && doc !== null);

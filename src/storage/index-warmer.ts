@@ -18,6 +18,7 @@
 import type { Logger } from 'pino';
 import { abortableRequest, type Couch } from './couch.js';
 import { seqNumber } from './index-state.js';
+import type { WriteActivity } from './view-reader.js';
 
 export interface WarmTarget { ddoc: string; views: string[] }
 
@@ -35,12 +36,14 @@ export const DEFAULT_WARMER_OPTIONS: IndexWarmerOptions = { pollMs: 250, quietMs
 /** The longest one view query of a pass may take (a first build of a large index). */
 const PASS_QUERY_TIMEOUT_MS = 30 * 60 * 1000;
 
-export class IndexWarmer {
+export class IndexWarmer implements WriteActivity {
   private stopped = true;
   private loop: Promise<void> | undefined;
   private readonly abort = new AbortController();
   /** The sequence the indexes were last brought up to (as a number, compared only with this database's own). */
   private warmedSeq = -1;
+  /** The sequence the last poll saw (-1 before the first). */
+  private seenSeq = -1;
   private passes = 0;
 
   constructor(
@@ -50,6 +53,18 @@ export class IndexWarmer {
     private readonly logger: Logger,
     private readonly options: IndexWarmerOptions = DEFAULT_WARMER_OPTIONS,
   ) {}
+
+  /**
+   * A hint for range reads (view-reader.ts, readCurrent): true when the last poll found nothing
+   * written since the last pass, or when the warmer is not running (no hint: reads just ask).
+   */
+  indexesLikelyCurrent(): boolean {
+    return this.stopped || (this.seenSeq !== -1 && this.seenSeq === this.warmedSeq);
+  }
+
+  latestSeq(): number | undefined {
+    return this.stopped || this.seenSeq === -1 ? undefined : this.seenSeq;
+  }
 
   /** Passes completed so far (for tests and /metrics). */
   get completedPasses(): number { return this.passes; }
@@ -73,6 +88,7 @@ export class IndexWarmer {
     while (!this.stopped) {
       try {
         const seq = await this.currentSeq();
+        this.seenSeq = seq;
         const now = Date.now();
         if (seq !== lastSeq) { lastSeq = seq; lastMoveAt = now; }
         const behind = seq !== this.warmedSeq;

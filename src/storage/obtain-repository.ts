@@ -21,7 +21,7 @@ export class ObtainRepository {
    * dropped, which stays correct even when the cursor document has since gone.
    */
   async newestFirst(limit: number, after: TimeKey | undefined, includeDocs: boolean): Promise<Row[]> {
-    const result = await this.views.read(this.db, 'read the obtain view', 'obtain', 'by_node_timestamp', {
+    const result = await this.views.readCurrent(this.db, 'read the obtain view', 'obtain', 'by_node_timestamp', {
       descending: true, limit: limit + (after ? 1 : 0), include_docs: includeDocs, ...(after ? { startkey: after } : {}),
     });
     const rows = result.rows.map((row) => ({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) }));
@@ -41,7 +41,7 @@ export class ObtainRepository {
   async byResourceLocators(locators: string[]): Promise<Map<string, StoredDoc[]>> {
     const found = new Map<string, StoredDoc[]>();
     await Promise.all([...new Set(locators)].map(async (locator) => {
-      const result = await this.views.read(this.db, 'read the obtain view', 'obtain', 'by_resource_locator', {
+      const result = await this.views.readCurrent(this.db, 'read the obtain view', 'obtain', 'by_resource_locator', {
         startkey: [locator], endkey: [locator, {}], include_docs: true,
       });
       if (result.rows.length > 0) found.set(locator, result.rows.map((row) => row.doc as unknown as StoredDoc));

@@ -52,7 +52,7 @@ export class SliceRepository {
     const lower = after?.ts ?? bounds.from;
     if (lower !== undefined && lower >= bounds.end) return [];
     const start = after ? [...index.prefix, after.ts, idKey(after.id)] : bounds.from !== undefined ? [...index.prefix, bounds.from] : index.prefix;
-    const result = await this.views.read(this.db, 'read the slice view', 'slice', index.view, {
+    const result = await this.views.readCurrent(this.db, 'read the slice view', 'slice', index.view, {
       ...(start.length > 0 ? { startkey: start } : {}),
       endkey: [...index.prefix, bounds.end],
       inclusive_end: false,

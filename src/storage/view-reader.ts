@@ -7,11 +7,16 @@
  *   long as the build takes; past `waitMs` the store request is aborted and the client gets a 503
  *   with Retry-After (the store goes on building, so a retry finds the index ready);
  * - stale reads where the caller asks for one (`stale: "update_after"`, which CouchDB 3 and
- *   PouchDB both accept): the rows as last indexed, at once, and the build started behind.
+ *   PouchDB both accept): the rows as last indexed, at once, and the build started behind;
+ * - range reads that answer from the index as it stands when the changes it has not seen yet
+ *   cannot touch the page (`readCurrent`, current-reads.ts).
  */
 import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
 import { abortableRequest, mapCouchError } from './couch.js';
+import { MAX_BACKLOG, unaffectedByBacklog, type Change } from './current-reads.js';
+import { seqNumber } from './index-state.js';
+import type { ViewMaps } from './view-maps.js';
 
 export interface ViewParams {
   startkey?: unknown;
@@ -36,19 +41,75 @@ export type ViewResult<V> = DocumentViewResponse<V, unknown> & { update_seq?: st
  */
 const RETRY_AFTER_SECONDS = 2;
 
-export class ViewReader {
-  constructor(private readonly waitMs: number) {}
+/** What the index warmer (index-warmer.ts) knows of the database's writes, as a hint. */
+export interface WriteActivity {
+  /** True when the indexes have seen every write the warmer knows of: a read then just asks. */
+  indexesLikelyCurrent(): boolean;
+  /** The count part of the database's update_seq as last seen, if any. */
+  latestSeq(): number | undefined;
+}
 
-  /** `waitMs` overrides the node's limit for one read (a health check waits far less). */
-  async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams, waitMs = this.waitMs): Promise<ViewResult<V>> {
-    const signal = AbortSignal.timeout(waitMs);
+/** How a `readCurrent` was answered: from the index as it stood, or by an up-to-date read. */
+export type CurrentAnswer = 'index' | 'updated';
+
+export interface CurrentReads { maps: ViewMaps; activity: WriteActivity; onAnswer?: (answer: CurrentAnswer) => void }
+
+export class ViewReader {
+  constructor(private readonly waitMs: number, private readonly current?: CurrentReads) {}
+
+  /**
+   * A range read (startkey/endkey, no `keys`) whose rows are current as of the request, answered
+   * from the index as it stands while the database is being written to, when the backlog of
+   * changes cannot touch them (current-reads.ts); otherwise as `read`. One deadline for both steps.
+   */
+  async readCurrent<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<V>> {
+    const current = this.current;
+    if (!current || params.keys || params.stale || current.activity.indexesLikelyCurrent() || !current.maps.has(ddoc, view)) {
+      return this.read<V>(db, what, ddoc, view, params);
+    }
+    const deadline = AbortSignal.timeout(this.waitMs);
+    const asIndexed = await this.read<V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
+    const backlog = await this.backlog(db, asIndexed.update_seq, current.activity, deadline);
+    if (backlog && unaffectedByBacklog(params, asIndexed.rows, backlog, (doc) => current.maps.keysOf(ddoc, view, doc))) {
+      current.onAnswer?.('index');
+      delete asIndexed.update_seq;
+      return asIndexed;
+    }
+    current.onAnswer?.('updated');
+    return this.read<V>(db, what, ddoc, view, params, deadline);
+  }
+
+  /** The changes after `since` with their documents, or undefined when there are too many to be worth it. */
+  private async backlog(db: DocumentScope<unknown>, since: unknown, activity: WriteActivity, signal: AbortSignal): Promise<Change[] | undefined> {
+    if (since === undefined) return undefined;
+    const latest = activity.latestSeq();
+    // The count part of a sequence is the number of changes (summed over shards on CouchDB): a
+    // backlog certainly longer than the limit is not read at all.
+    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return undefined;
+    try {
+      const feed = await abortableRequest(db.server, {
+        db: db.config.db, path: '_changes', qs: { since: String(since), limit: MAX_BACKLOG + 1, include_docs: true },
+      }, signal) as { results?: Change[] };
+      const results = feed.results ?? [];
+      return results.length > MAX_BACKLOG ? undefined : results;
+    } catch (error) {
+      if (signal.aborted) throw this.stillBuilding('read the changes not yet indexed', error);
+      return undefined; // the up-to-date read that follows reports the store's trouble, if any
+    }
+  }
+
+  /** `limit` overrides the node's wait for one read (a health check waits far less), or shares a deadline. */
+  async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams, limit: number | AbortSignal = this.waitMs): Promise<ViewResult<V>> {
+    const signal = typeof limit === 'number' ? AbortSignal.timeout(limit) : limit;
     try {
       return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params }, signal) as ViewResult<V>;
     } catch (error) {
-      if (signal.aborted) {
-        throw storeUnavailable(`the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, { cause: error, retryAfter: RETRY_AFTER_SECONDS });
-      }
+      if (signal.aborted) throw this.stillBuilding(what, error);
       throw mapCouchError(error, what);
     }
+  }
+
+  private stillBuilding(what: string, cause: unknown): Error {
+    return storeUnavailable(`the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, { cause, retryAfter: RETRY_AFTER_SECONDS });
   }
 }
