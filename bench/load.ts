@@ -46,8 +46,17 @@ const node = await startNodeProcess({
     harvest: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
     oai_pmh: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
   },
-}, couchdb);
+}, couchdb, { MONITORING_PORT: '0' });
 const { dataDir } = node;
+
+/** How the node answered its range reads during writes so far (src/storage/current-reads.ts), from /metrics. */
+async function rangeReadAnswers(): Promise<Record<string, number>> {
+  if (!node.monitoringUrl) return {};
+  const text = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^lr_range_reads_during_writes_total\{answer="(\w+)"\} (\d+)/gm)) counts[match[1] as string] = Number(match[2]);
+  return counts;
+}
 /** The store the raw requests go to: the embedded store's loopback URL and admin, or the CouchDB of --couchdb. */
 function storeTarget(): { url: string; auth: string; pid: () => number | undefined } {
   if (couchdb) {
@@ -136,8 +145,10 @@ try {
   for (const connections of CONNECTIONS) {
     for (const target of ['node', 'store'] as const) {
       await refreshViews(); // what the previous run published is indexed before this one starts
+      const answersBefore = await rangeReadAnswers();
       const { results, peak } = await mixed(target, connections);
-      process.stdout.write(`${target}, ${connections} connections: peak RSS node ${mb(peak.node)} MB, store ${mb(peak.store)} MB\n`);
+      const answers = Object.entries(await rangeReadAnswers()).map(([answer, count]) => `${answer} ${count - (answersBefore[answer] ?? 0)}`).join(', ');
+      process.stdout.write(`${target}, ${connections} connections: peak RSS node ${mb(peak.node)} MB, store ${mb(peak.store)} MB${target === 'node' && answers ? `; range reads during writes: ${answers}` : ''}\n`);
       for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}${r.detail}  (${r.requests} requests)\n`);
       if (target === 'node') (globalThis as { nodeReads?: number }).nodeReads = readRps(results);
       else report(`load ${connections} connections (${READS_ONLY ? 'reads' : 'publish'})`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');

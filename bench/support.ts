@@ -122,6 +122,8 @@ export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
   dataDir: string;
   /** Its database prefix ('' on the embedded store). */
   prefix: string;
+  /** Its loopback monitoring port's URL (/metrics without credentials), when started with MONITORING_PORT. */
+  monitoringUrl: string | undefined;
   /** Stops the node; unless `keep`, deletes its data directory and databases. */
   close(keep?: boolean): Promise<void>;
 }
@@ -229,11 +231,13 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   });
   // BENCH_NODE_LOG=DIR keeps each node's log (DIR/node-<pid>.log), e.g. with BENCH_NODE_LOG_LEVEL=debug.
   if (process.env.BENCH_NODE_LOG) child.stdout.pipe(fs.createWriteStream(path.join(process.env.BENCH_NODE_LOG, `node-${child.pid}.log`)));
+  let monitoringUrl: string | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       const match = /"url":"([^"]+)"[^\n]*"msg":"node listening"/.exec(buffer);
+      monitoringUrl ??= /"monitoringUrl":"([^"]+)"[^\n]*"msg":"node listening"/.exec(buffer)?.[1];
       if (match?.[1]) resolve(match[1]);
       if (buffer.length > 100000) buffer = buffer.slice(-10000);
     });
@@ -249,6 +253,7 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
     couch,
     names: databaseNames(prefix),
     prefix,
+    monitoringUrl,
     close: async (keep = false) => {
       await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
       if (keep) return;

@@ -7,8 +7,9 @@
  * the database is being written to, the node reads the index as it stands together with the
  * sequence it has reached (`stale=update_after&update_seq=true`: CouchDB 3 and PouchDB both answer
  * at once and go on indexing behind the answer), then the changes since that sequence (`_changes?
- * since=`, with their documents: the backlog not yet indexed). Those rows are the current answer
- * when no change in the backlog can touch them:
+ * since=`, ids and revisions: the backlog not yet indexed; each revision's keys are fetched and
+ * mapped once per process, backlog-keys.ts). Those rows are the current answer when no change in
+ * the backlog can touch them:
  * - no backlog document is among the rows (its row may have moved or gone), and
  * - no backlog document emits a key (its own map function, run in the node: view-maps.ts) inside
  *   the part of the range the page covers: from the start key to the last row when the page is
@@ -21,36 +22,39 @@
  */
 import { compareKeys } from './view-collation.js';
 
-/** One entry of `_changes?include_docs=true` (CouchDB "GET /{db}/_changes"). */
-export interface Change { id: string; deleted?: boolean; doc?: Record<string, unknown> | null }
+/**
+ * A change the index has not seen (CouchDB "GET /{db}/_changes"): its document's id, whether it
+ * was deleted, and otherwise the keys its current revision emits in the view read (undefined:
+ * unknown, which counts as touching the page).
+ */
+export interface Change { id: string; deleted?: boolean; keys?: unknown[] | undefined }
 
 export interface RangeParams { startkey?: unknown; endkey?: unknown; limit?: number; descending?: boolean }
 
 /** The longest backlog worth reading: beyond it, an up-to-date read costs less than the proof. */
-export const MAX_BACKLOG = 100;
+export const MAX_BACKLOG = 500;
 
 type Bound = { key: unknown } | undefined;
 
+/** Whether a backlog document is among the rows (its row may have moved or gone): checked before any key is fetched. */
+export function touchesRows(rows: readonly { id: string }[], backlog: readonly { id: string }[]): boolean {
+  const ids = new Set(rows.map((row) => row.id));
+  return backlog.some((change) => ids.has(change.id));
+}
+
 /**
  * Whether `rows`, read from an index that has not yet seen `backlog`, are what an up-to-date
- * read of `params` would return. `keysOf` gives the keys a document emits (undefined: unknown).
+ * read of `params` would return.
  */
-export function unaffectedByBacklog(
-  params: RangeParams,
-  rows: readonly { id: string; key: unknown }[],
-  backlog: readonly Change[],
-  keysOf: (doc: Record<string, unknown>) => unknown[] | undefined,
-): boolean {
+export function unaffectedByBacklog(params: RangeParams, rows: readonly { id: string; key: unknown }[], backlog: readonly Change[]): boolean {
   if (backlog.length === 0 || params.limit === 0) return true;
-  const ids = new Set(rows.map((row) => row.id));
+  if (touchesRows(rows, backlog)) return false;
   const [low, high] = coveredRange(params, rows);
   for (const change of backlog) {
-    if (ids.has(change.id)) return false;
     // A deleted document emits nothing; if it had a row in the page, the id check caught it.
-    if (change.deleted || !change.doc) continue;
-    const keys = keysOf(change.doc);
-    if (keys === undefined) return false;
-    if (keys.some((key) => mayBeWithin(key, low, high))) return false;
+    if (change.deleted) continue;
+    if (change.keys === undefined) return false;
+    if (change.keys.some((key) => mayBeWithin(key, low, high))) return false;
   }
   return true;
 }

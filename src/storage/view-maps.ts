@@ -37,6 +37,20 @@ export class ViewMaps {
     }
   }
 
+  /** The keys `doc` emits in every view, by `ddoc/view` (undefined where the function throws). */
+  keysByView(doc: unknown): Map<string, unknown[] | undefined> {
+    const json = JSON.stringify(doc);
+    const keys = new Map<string, unknown[] | undefined>();
+    for (const [name, keysOf] of this.maps) {
+      try {
+        keys.set(name.slice('_design/'.length), keysOf(json));
+      } catch {
+        keys.set(name.slice('_design/'.length), undefined);
+      }
+    }
+    return keys;
+  }
+
   has(ddoc: string, view: string): boolean {
     return this.maps.has(`_design/${ddoc}/${view}`);
   }

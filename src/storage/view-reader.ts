@@ -14,7 +14,8 @@
 import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
 import { abortableRequest, mapCouchError } from './couch.js';
-import { MAX_BACKLOG, unaffectedByBacklog, type Change } from './current-reads.js';
+import { MAX_BACKLOG, touchesRows, unaffectedByBacklog } from './current-reads.js';
+import { BacklogKeys, type BacklogEntry } from './backlog-keys.js';
 import { seqNumber } from './index-state.js';
 import type { ViewMaps } from './view-maps.js';
 
@@ -55,7 +56,11 @@ export type CurrentAnswer = 'index' | 'updated';
 export interface CurrentReads { maps: ViewMaps; activity: WriteActivity; onAnswer?: (answer: CurrentAnswer) => void }
 
 export class ViewReader {
-  constructor(private readonly waitMs: number, private readonly current?: CurrentReads) {}
+  private readonly backlogKeys: BacklogKeys | undefined;
+
+  constructor(private readonly waitMs: number, private readonly current?: CurrentReads) {
+    this.backlogKeys = current ? new BacklogKeys(current.maps) : undefined;
+  }
 
   /**
    * A range read (startkey/endkey, no `keys`) whose rows are current as of the request, answered
@@ -69,8 +74,7 @@ export class ViewReader {
     }
     const deadline = AbortSignal.timeout(this.waitMs);
     const asIndexed = await this.read<V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
-    const backlog = await this.backlog(db, asIndexed.update_seq, current.activity, deadline);
-    if (backlog && unaffectedByBacklog(params, asIndexed.rows, backlog, (doc) => current.maps.keysOf(ddoc, view, doc))) {
+    if (await this.standsAgainstBacklog(db, `${ddoc}/${view}`, params, asIndexed, current.activity, deadline)) {
       current.onAnswer?.('index');
       delete asIndexed.update_seq;
       return asIndexed;
@@ -79,22 +83,25 @@ export class ViewReader {
     return this.read<V>(db, what, ddoc, view, params, deadline);
   }
 
-  /** The changes after `since` with their documents, or undefined when there are too many to be worth it. */
-  private async backlog(db: DocumentScope<unknown>, since: unknown, activity: WriteActivity, signal: AbortSignal): Promise<Change[] | undefined> {
-    if (since === undefined) return undefined;
+  /** Whether rows read from the index as it stood are current: the proof of current-reads.ts. */
+  private async standsAgainstBacklog(db: DocumentScope<unknown>, view: string, params: ViewParams, asIndexed: ViewResult<unknown>, activity: WriteActivity, signal: AbortSignal): Promise<boolean> {
+    const since = asIndexed.update_seq;
+    if (since === undefined || !this.backlogKeys) return false;
     const latest = activity.latestSeq();
     // The count part of a sequence is the number of changes (summed over shards on CouchDB): a
     // backlog certainly longer than the limit is not read at all.
-    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return undefined;
+    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return false;
     try {
       const feed = await abortableRequest(db.server, {
-        db: db.config.db, path: '_changes', qs: { since: String(since), limit: MAX_BACKLOG + 1, include_docs: true },
-      }, signal) as { results?: Change[] };
-      const results = feed.results ?? [];
-      return results.length > MAX_BACKLOG ? undefined : results;
+        db: db.config.db, path: '_changes', qs: { since: String(since), limit: MAX_BACKLOG + 1 },
+      }, signal) as { results?: { id: string; deleted?: boolean; changes?: { rev?: string }[] }[] };
+      const backlog: BacklogEntry[] = (feed.results ?? []).map((change) => ({ id: change.id, rev: change.changes?.[0]?.rev, deleted: change.deleted === true }));
+      if (backlog.length > MAX_BACKLOG || touchesRows(asIndexed.rows, backlog)) return false;
+      const keys = await this.backlogKeys.keysOf(db, view, backlog, signal);
+      return unaffectedByBacklog(params, asIndexed.rows, backlog.map((entry, index) => ({ id: entry.id, deleted: entry.deleted, keys: keys[index] })));
     } catch (error) {
       if (signal.aborted) throw this.stillBuilding('read the changes not yet indexed', error);
-      return undefined; // the up-to-date read that follows reports the store's trouble, if any
+      return false; // the up-to-date read that follows reports the store's trouble, if any
     }
   }
 
