@@ -13,7 +13,7 @@ import type { ViewMaps } from './view-maps.js';
 /** One entry of `_changes` without documents: the winning revision, as the index will see it. */
 export interface BacklogEntry { id: string; rev: string | undefined; deleted?: boolean }
 
-const CAPACITY = 20000;
+const CAPACITY = 4000;
 
 export class BacklogKeys {
   private readonly known = new Map<string, Map<string, unknown[] | undefined>>();
