@@ -7,73 +7,120 @@
  * the database is being written to, the node reads the index as it stands together with the
  * sequence it has reached (`stale=update_after&update_seq=true`: CouchDB 3 and PouchDB both answer
  * at once and go on indexing behind the answer), then the changes since that sequence (`_changes?
- * since=`, ids and revisions: the backlog not yet indexed; each revision's keys are fetched and
- * mapped once per process, backlog-keys.ts). Those rows are the current answer when no change in
- * the backlog can touch them:
- * - no backlog document is among the rows (its row may have moved or gone), and
- * - no backlog document emits a key (its own map function, run in the node: view-maps.ts) inside
- *   the part of the range the page covers: from the start key to the last row when the page is
- *   full, to the end key when it is not.
- * Otherwise, or when the backlog is long, or a key's order cannot be known for certain
- * (view-collation.ts), the page is read again the usual way. The answer is then as of a moment
- * between the request's arrival and its reply, as an up-to-date read is: no gap for a harvester
- * that follows its tokens or an incremental `from`, and a document acknowledged before the
- * request is always in it.
+ * since=`, ids and revisions: the backlog not yet indexed). Each backlog revision's rows come from
+ * its view's own map function, run in the node (view-maps.ts; once per revision per process,
+ * backlog-rows.ts). The current page is then rebuilt exactly (`currentRows`):
+ * - the index rows of backlog documents are dropped (each may have moved or gone);
+ * - the backlog rows inside the range are placed among the rest in the view's order;
+ * - a page that was full covers only up to its last index row, since rows beyond it were not read:
+ *   if fewer than `limit` rows are left there, nothing is certain and the page is read again.
+ * Every comparison must be certain under CouchDB's ICU collation (view-collation.ts); where one is
+ * not, or the backlog is long, the page is read again up to date (view-reader.ts), as before. The
+ * answer is as of a moment between the request's arrival and its reply, as an up-to-date read is:
+ * no gap for a harvester that follows its tokens or an incremental `from`, and a document
+ * acknowledged before the request is always in it.
  */
 import { compareKeys } from './view-collation.js';
+import type { EmittedRow } from './view-maps.js';
 
 /**
- * A change the index has not seen (CouchDB "GET /{db}/_changes"): its document's id, whether it
- * was deleted, and otherwise the keys its current revision emits in the view read (undefined:
- * unknown, which counts as touching the page).
+ * A change the index has not seen (CouchDB "GET /{db}/_changes"): its document's id and the rows
+ * its current revision emits in the view read ([] when deleted; undefined: unknown).
  */
-export interface Change { id: string; deleted?: boolean; keys?: unknown[] | undefined }
+export interface Change { id: string; rows: EmittedRow[] | undefined }
 
-export interface RangeParams { startkey?: unknown; endkey?: unknown; limit?: number; descending?: boolean }
+export interface RangeParams { startkey?: unknown; endkey?: unknown; limit?: number; descending?: boolean; inclusive_end?: boolean }
 
-/** The longest backlog worth reading: beyond it, an up-to-date read costs less than the proof. */
+/** A view row as the store answers it (with more fields, such as `doc`, kept as they are). */
+export interface IndexRow { id: string; key: unknown; value: unknown }
+
+/** The longest backlog worth reading: beyond it, an up-to-date read costs less than the rebuild. */
 export const MAX_BACKLOG = 500;
 
-type Bound = { key: unknown } | undefined;
-
-/** Whether a backlog document is among the rows (its row may have moved or gone): checked before any key is fetched. */
-export function touchesRows(rows: readonly { id: string }[], backlog: readonly { id: string }[]): boolean {
-  const ids = new Set(rows.map((row) => row.id));
-  return backlog.some((change) => ids.has(change.id));
+/**
+ * The rows an up-to-date read of `params` would return, rebuilt from `rows` (read from an index
+ * that has not yet seen `backlog`) and the backlog's own rows; undefined when that cannot be
+ * known for certain. `added` are the rows taken from the backlog (without documents).
+ */
+export function currentRows<R extends IndexRow>(params: RangeParams, rows: readonly R[], backlog: readonly Change[]): { rows: (R | IndexRow)[]; added: IndexRow[] } | undefined {
+  if (backlog.length === 0 || params.limit === 0) return { rows: [...rows], added: [] };
+  const direction = params.descending ? -1 : 1;
+  const changed = new Set(backlog.map((change) => change.id));
+  const kept = rows.filter((row) => !changed.has(row.id));
+  const full = params.limit !== undefined && rows.length >= params.limit;
+  const last = rows.at(-1);
+  const added: IndexRow[] = [];
+  for (const change of backlog) {
+    if (change.rows === undefined) return undefined;
+    for (const row of change.rows) {
+      const place = placeInRange(row.key, params, full && last ? last.key : undefined, direction);
+      if (place === undefined) return undefined;
+      if (place) added.push({ id: change.id, key: row.key, value: row.value });
+    }
+  }
+  if (added.length === 0 && kept.length === rows.length) return { rows: [...rows], added: [] };
+  const merged = insertInOrder(kept, added, direction);
+  if (!merged) return undefined;
+  // A full page answered for its range only up to its last row: with rows dropped, the next
+  // index rows (not read) could belong before the new end.
+  if (full && merged.length < (params.limit as number)) return undefined;
+  return { rows: params.limit === undefined ? merged : merged.slice(0, params.limit), added };
 }
 
 /**
- * Whether `rows`, read from an index that has not yet seen `backlog`, are what an up-to-date
- * read of `params` would return.
+ * Whether `key` belongs to the range read (and, for a full page, at or before its last row);
+ * undefined when its place cannot be known for certain. Bounds are in reading order.
  */
-export function unaffectedByBacklog(params: RangeParams, rows: readonly { id: string; key: unknown }[], backlog: readonly Change[]): boolean {
-  if (backlog.length === 0 || params.limit === 0) return true;
-  if (touchesRows(rows, backlog)) return false;
-  const [low, high] = coveredRange(params, rows);
-  for (const change of backlog) {
-    // A deleted document emits nothing; if it had a row in the page, the id check caught it.
-    if (change.deleted) continue;
-    if (change.keys === undefined) return false;
-    if (change.keys.some((key) => mayBeWithin(key, low, high))) return false;
+function placeInRange(key: unknown, params: RangeParams, lastRead: unknown, direction: number): boolean | undefined {
+  if (params.startkey !== undefined && params.endkey !== undefined && outsideCommonPrefix(key, params.startkey, params.endkey)) return false;
+  if (params.startkey !== undefined) {
+    const order = compareKeys(key, params.startkey);
+    if (order === undefined) return undefined;
+    if (order * direction < 0) return false;
+  }
+  if (params.endkey !== undefined) {
+    const order = compareKeys(key, params.endkey);
+    if (order === undefined) return undefined;
+    if (order * direction > 0 || (order === 0 && params.inclusive_end === false)) return false;
+  }
+  if (lastRead !== undefined) {
+    const order = compareKeys(key, lastRead);
+    // Equal to the last row's key yet another row: where CouchDB puts it (by doc id) is not known here.
+    if (order === undefined || order === 0) return undefined;
+    if (order * direction > 0) return false;
   }
   return true;
 }
 
-/** The keys the page answers for, low to high: up to its last row when full, to the end key when not. */
-function coveredRange(params: RangeParams, rows: readonly { key: unknown }[]): [Bound, Bound] {
-  const last = rows.at(-1);
-  const full = params.limit !== undefined && last !== undefined && rows.length >= params.limit;
-  const start: Bound = params.startkey !== undefined ? { key: params.startkey } : undefined;
-  const end: Bound = full ? { key: last.key } : params.endkey !== undefined ? { key: params.endkey } : undefined;
-  return params.descending ? [end, start] : [start, end];
-}
-
-/** False only when `key` is certainly below `low` or above `high` (bounds taken as inclusive). */
-function mayBeWithin(key: unknown, low: Bound, high: Bound): boolean {
-  if (low && compareKeys(key, low.key) === -1) return false;
-  if (high && compareKeys(key, high.key) === 1) return false;
-  if (low && high && outsideCommonPrefix(key, low.key, high.key)) return false;
-  return true;
+/** `kept` (in the index's order) with `added` placed among them; undefined when an order is uncertain. */
+function insertInOrder<R extends IndexRow>(kept: readonly R[], added: readonly IndexRow[], direction: number): (R | IndexRow)[] | undefined {
+  const positioned: { at: number; row: IndexRow }[] = [];
+  for (const row of added) {
+    let at = kept.length;
+    // The first kept row after the new one; every comparison on the way must be certain.
+    for (let index = 0; index < kept.length; index += 1) {
+      const order = compareKeys((kept[index] as R).key, row.key);
+      if (order === undefined || order === 0) return undefined;
+      if (order * direction > 0) { at = index; break; }
+    }
+    positioned.push({ at, row });
+  }
+  let uncertain = false;
+  positioned.sort((a, b) => {
+    if (a.at !== b.at) return a.at - b.at;
+    const order = compareKeys(a.row.key, b.row.key);
+    if (order === undefined || order === 0) { uncertain = true; return 0; }
+    return order * direction;
+  });
+  if (uncertain) return undefined;
+  const merged: (R | IndexRow)[] = [];
+  let next = 0;
+  kept.forEach((row, index) => {
+    while (next < positioned.length && (positioned[next] as { at: number }).at === index) merged.push((positioned[next++] as { row: IndexRow }).row);
+    merged.push(row);
+  });
+  while (next < positioned.length) merged.push((positioned[next++] as { row: IndexRow }).row);
+  return merged;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -1,6 +1,6 @@
 /**
  * The map functions of one database's design docs, run in the node as the store runs them, to
- * know which keys a document not yet indexed would add (current-reads.ts). Each function is the
+ * know which rows a document not yet indexed would add (current-reads.ts). Each function is the
  * very source pushed to the store (design-docs/<db>/<ddoc>/views/<view>/map.js), compiled once in
  * a node:vm context of its own, and handed each document as a fresh parse of its JSON, as CouchDB's
  * query server and PouchDB do. The functions are the node's own files, not user input.
@@ -8,62 +8,60 @@
 import vm from 'node:vm';
 import type { DesignDocFile } from './design-docs.js';
 
-type KeysOf = (json: string) => unknown[];
+/** One emitted row: `emit(key, value)`. */
+export interface EmittedRow { key: unknown; value: unknown }
+
+type RowsOf = (json: string) => EmittedRow[];
 
 export class ViewMaps {
-  private readonly maps = new Map<string, KeysOf>();
+  private readonly maps = new Map<string, RowsOf>();
 
   constructor(files: DesignDocFile[], db: DesignDocFile['db']) {
     for (const { db: owner, doc } of files) {
       if (owner !== db) continue;
       for (const [view, { map }] of Object.entries(doc.views ?? {})) {
-        this.maps.set(`${doc._id}/${view}`, compileMap(map));
+        this.maps.set(`${doc._id.slice('_design/'.length)}/${view}`, compileMap(map));
       }
     }
   }
 
   /**
-   * The keys `doc` emits in `ddoc/view` (the name without `_design/`); undefined for an unknown
-   * view, or when the function throws (the store then indexes nothing for the document, but the
-   * caller is told it cannot know, which is the safe answer).
+   * The rows `doc` emits in `ddoc/view`; undefined for an unknown view, or when the function
+   * throws (the store then indexes nothing for the document, but the caller is told it cannot
+   * know, which is the safe answer).
    */
-  keysOf(ddoc: string, view: string, doc: unknown): unknown[] | undefined {
-    const keysOf = this.maps.get(`_design/${ddoc}/${view}`);
-    if (!keysOf) return undefined;
-    try {
-      return keysOf(JSON.stringify(doc));
-    } catch {
-      return undefined;
-    }
+  rowsOf(ddoc: string, view: string, doc: unknown): EmittedRow[] | undefined {
+    return this.rowsByView(doc, `${ddoc}/${view}`).get(`${ddoc}/${view}`);
   }
 
-  /** The keys `doc` emits in every view, by `ddoc/view` (undefined where the function throws). */
-  keysByView(doc: unknown): Map<string, unknown[] | undefined> {
+  /** The rows `doc` emits in every view (or in `only`), by `ddoc/view` (undefined where the function throws). */
+  rowsByView(doc: unknown, only?: string): Map<string, EmittedRow[] | undefined> {
     const json = JSON.stringify(doc);
-    const keys = new Map<string, unknown[] | undefined>();
-    for (const [name, keysOf] of this.maps) {
+    const rows = new Map<string, EmittedRow[] | undefined>();
+    for (const [name, rowsOf] of this.maps) {
+      if (only !== undefined && name !== only) continue;
       try {
-        keys.set(name.slice('_design/'.length), keysOf(json));
+        rows.set(name, rowsOf(json));
       } catch {
-        keys.set(name.slice('_design/'.length), undefined);
+        rows.set(name, undefined);
       }
     }
-    return keys;
+    return rows;
   }
 
   has(ddoc: string, view: string): boolean {
-    return this.maps.has(`_design/${ddoc}/${view}`);
+    return this.maps.has(`${ddoc}/${view}`);
   }
 }
 
-function compileMap(source: string): KeysOf {
+function compileMap(source: string): RowsOf {
   const context = vm.createContext({});
   const run = vm.runInContext(`(function () {
-    var keys;
-    function emit(key) { keys.push(key); }
+    var rows;
+    function emit(key, value) { rows.push({ key: key, value: value === undefined ? null : value }); }
     var map = (${source});
-    return function (json) { keys = []; map(JSON.parse(json)); return JSON.stringify(keys); };
+    return function (json) { rows = []; map(JSON.parse(json)); return JSON.stringify(rows); };
   })()`, context, { timeout: 1000 }) as (json: string) => string;
-  // Keys cross back as JSON: plain values of this realm, as the store would hand them out.
-  return (json) => JSON.parse(run(json)) as unknown[];
+  // Rows cross back as JSON: plain values of this realm, as the store would hand them out.
+  return (json) => JSON.parse(run(json)) as EmittedRow[];
 }

@@ -8,14 +8,14 @@
  *   with Retry-After (the store goes on building, so a retry finds the index ready);
  * - stale reads where the caller asks for one (`stale: "update_after"`, which CouchDB 3 and
  *   PouchDB both accept): the rows as last indexed, at once, and the build started behind;
- * - range reads that answer from the index as it stands when the changes it has not seen yet
- *   cannot touch the page (`readCurrent`, current-reads.ts).
+ * - range reads that answer from the index as it stands, with the changes it has not seen yet
+ *   placed in the page (`readCurrent`, current-reads.ts).
  */
 import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
 import { abortableRequest, mapCouchError } from './couch.js';
-import { MAX_BACKLOG, touchesRows, unaffectedByBacklog } from './current-reads.js';
-import { BacklogKeys, type BacklogEntry } from './backlog-keys.js';
+import { MAX_BACKLOG, currentRows, type IndexRow } from './current-reads.js';
+import { BacklogRows, revisions, type BacklogEntry } from './backlog-rows.js';
 import { seqNumber } from './index-state.js';
 import type { ViewMaps } from './view-maps.js';
 
@@ -56,16 +56,16 @@ export type CurrentAnswer = 'index' | 'updated';
 export interface CurrentReads { maps: ViewMaps; activity: WriteActivity; onAnswer?: (answer: CurrentAnswer) => void }
 
 export class ViewReader {
-  private readonly backlogKeys: BacklogKeys | undefined;
+  private readonly backlogRows: BacklogRows | undefined;
 
   constructor(private readonly waitMs: number, private readonly current?: CurrentReads) {
-    this.backlogKeys = current ? new BacklogKeys(current.maps) : undefined;
+    this.backlogRows = current ? new BacklogRows(current.maps) : undefined;
   }
 
   /**
    * A range read (startkey/endkey, no `keys`) whose rows are current as of the request, answered
-   * from the index as it stands while the database is being written to, when the backlog of
-   * changes cannot touch them (current-reads.ts); otherwise as `read`. One deadline for both steps.
+   * from the index as it stands plus the backlog of changes while the database is being written
+   * to (current-reads.ts); otherwise, or when that is uncertain, as `read`. One deadline for all steps.
    */
   async readCurrent<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<V>> {
     const current = this.current;
@@ -74,34 +74,46 @@ export class ViewReader {
     }
     const deadline = AbortSignal.timeout(this.waitMs);
     const asIndexed = await this.read<V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
-    if (await this.standsAgainstBacklog(db, `${ddoc}/${view}`, params, asIndexed, current.activity, deadline)) {
+    const rows = await this.rebuiltFromBacklog(db, `${ddoc}/${view}`, params, asIndexed, current.activity, deadline);
+    if (rows) {
       current.onAnswer?.('index');
       delete asIndexed.update_seq;
-      return asIndexed;
+      return { ...asIndexed, rows };
     }
     current.onAnswer?.('updated');
     return this.read<V>(db, what, ddoc, view, params, deadline);
   }
 
-  /** Whether rows read from the index as it stood are current: the proof of current-reads.ts. */
-  private async standsAgainstBacklog(db: DocumentScope<unknown>, view: string, params: ViewParams, asIndexed: ViewResult<unknown>, activity: WriteActivity, signal: AbortSignal): Promise<boolean> {
+  /** The page as an up-to-date read would answer it, rebuilt from the index as it stood and the backlog (current-reads.ts). */
+  private async rebuiltFromBacklog<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, asIndexed: ViewResult<V>, activity: WriteActivity, signal: AbortSignal): Promise<ViewResult<V>['rows'] | undefined> {
     const since = asIndexed.update_seq;
-    if (since === undefined || !this.backlogKeys) return false;
+    if (since === undefined || !this.backlogRows) return undefined;
     const latest = activity.latestSeq();
     // The count part of a sequence is the number of changes (summed over shards on CouchDB): a
     // backlog certainly longer than the limit is not read at all.
-    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return false;
+    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return undefined;
     try {
+      // seq_interval: CouchDB computes a sequence only for every Nth entry (none of which this reads).
       const feed = await abortableRequest(db.server, {
-        db: db.config.db, path: '_changes', qs: { since: String(since), limit: MAX_BACKLOG + 1 },
+        db: db.config.db, path: '_changes', qs: { since: String(since), limit: MAX_BACKLOG + 1, seq_interval: MAX_BACKLOG + 1 },
       }, signal) as { results?: { id: string; deleted?: boolean; changes?: { rev?: string }[] }[] };
       const backlog: BacklogEntry[] = (feed.results ?? []).map((change) => ({ id: change.id, rev: change.changes?.[0]?.rev, deleted: change.deleted === true }));
-      if (backlog.length > MAX_BACKLOG || touchesRows(asIndexed.rows, backlog)) return false;
-      const keys = await this.backlogKeys.keysOf(db, view, backlog, signal);
-      return unaffectedByBacklog(params, asIndexed.rows, backlog.map((entry, index) => ({ id: entry.id, deleted: entry.deleted, keys: keys[index] })));
+      if (backlog.length > MAX_BACKLOG) return undefined;
+      const emitted = await this.backlogRows.rowsOf(db, view, backlog, signal);
+      const rebuilt = currentRows(params, asIndexed.rows, backlog.map((entry, index) => ({ id: entry.id, rows: emitted[index] })));
+      if (!rebuilt) return undefined;
+      if (params.include_docs && rebuilt.added.length > 0) {
+        const docs = await revisions(db, backlog.filter((entry) => rebuilt.added.some((row) => row.id === entry.id)), signal);
+        for (const row of rebuilt.added) {
+          const doc = docs.get(row.id);
+          if (!doc) return undefined; // changed again since: read up to date
+          (row as IndexRow & { doc?: unknown }).doc = doc;
+        }
+      }
+      return rebuilt.rows as ViewResult<V>['rows'];
     } catch (error) {
       if (signal.aborted) throw this.stillBuilding('read the changes not yet indexed', error);
-      return false; // the up-to-date read that follows reports the store's trouble, if any
+      return undefined; // the up-to-date read that follows reports the store's trouble, if any
     }
   }
 
