@@ -54,7 +54,9 @@ async function rangeReadAnswers(): Promise<Record<string, number>> {
   if (!node.monitoringUrl) return {};
   const text = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
   const counts: Record<string, number> = {};
-  for (const match of text.matchAll(/^lr_range_reads_during_writes_total\{answer="(\w+)"\} (\d+)/gm)) counts[match[1] as string] = Number(match[2]);
+  for (const match of text.matchAll(/^lr_range_reads_during_writes_total\{answer="(\w+)",because="(\w*)"\} (\d+)/gm)) {
+    counts[match[2] ? `${match[1] as string} (${match[2]})` : match[1] as string] = Number(match[3]);
+  }
   return counts;
 }
 /** The store the raw requests go to: the embedded store's loopback URL and admin, or the CouchDB of --couchdb. */

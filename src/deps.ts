@@ -93,7 +93,7 @@ export function buildDeps(input: DepsInput): Deps {
   const views = new ViewReader(input.config.settings.viewWaitMs, {
     maps: new ViewMaps(input.designDocs, 'resource_data'), activity: warmer,
     // Read at call time: the metrics are built below, and the first read comes after start-up.
-    onAnswer: (answer) => monitoring.metrics.rangeReads.inc({ answer }),
+    onAnswer: (answer, because) => monitoring.metrics.rangeReads.inc({ answer, because: because ?? '' }),
   });
   const resources = new ResourceRepository(input.couch, input.names, views);
   const accounts = new AccountRepository(input.couch, input.names, followed.accounts);

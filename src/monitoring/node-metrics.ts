@@ -28,7 +28,7 @@ export class NodeMetrics {
   private readonly sent: Counter<'destination'>;
   private readonly runDuration: Histogram<'destination'>;
   /** Range reads made while documents were being written, by how they were answered (src/storage/current-reads.ts). */
-  readonly rangeReads: Counter<'answer'>;
+  readonly rangeReads: Counter<'answer' | 'because'>;
   readonly gauges: {
     storeUp: Gauge; storeLatency: Gauge; documentsStored: Gauge; incomingBacklog: Gauge;
     viewLag: Gauge<'database' | 'design_doc'>; lastRun: Gauge<'destination'>; lastOutcome: Gauge<'destination' | 'outcome'>;
@@ -51,8 +51,8 @@ export class NodeMetrics {
     this.runs = new Counter({ name: `${PREFIX}distribution_runs_total`, help: 'Distribution runs to a destination by this process, by outcome (ok, skipped, unreachable, failed)', labelNames: ['destination', 'outcome'], registers });
     this.sent = new Counter({ name: `${PREFIX}distribution_documents_sent_total`, help: 'Documents written to a destination by replication', labelNames: ['destination'], registers });
     this.rangeReads = new Counter({
-      name: `${PREFIX}range_reads_during_writes_total`, labelNames: ['answer'], registers,
-      help: 'Range reads (obtain, slice, harvest, OAI-PMH pages) made while the database was being written to: answer="index" from the index as it stood, proven untouched by the changes not yet indexed; answer="updated" after the store brought the index up to date',
+      name: `${PREFIX}range_reads_during_writes_total`, labelNames: ['answer', 'because'], registers,
+      help: 'Range reads (obtain, slice, harvest, OAI-PMH pages) made while the database was being written to: answer="index" from the index as it stood with the changes not yet indexed placed in the page; answer="updated" after the store brought the index up to date, because of a long backlog, an uncertain order, a document changed again or a store error',
     });
     this.runDuration = new Histogram({ name: `${PREFIX}distribution_duration_seconds`, help: 'Duration of a distribution run to one destination', labelNames: ['destination'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers });
     this.gauges = {

@@ -7,13 +7,16 @@
  * Bounded (oldest entries dropped first); a cache only, no state another process needs.
  */
 import type { DocumentScope } from 'nano';
-import { abortableRequest } from './couch.js';
+import { abortableRequest, whileNotAborted } from './couch.js';
+import type { BacklogEntry } from './backlog-feed.js';
 import type { EmittedRow, ViewMaps } from './view-maps.js';
 
-/** One entry of `_changes` without documents: the winning revision, as the index will see it. */
-export interface BacklogEntry { id: string; rev: string | undefined; deleted: boolean }
 
+/** Twice the longest backlog read (current-reads.ts MAX_BACKLOG), so one backlog never evicts itself. */
 const CAPACITY = 4000;
+/** Documents fetched per `_all_docs` request: a long backlog seen for the first time is fetched in parts. */
+const FETCH_CHUNK = 250;
+const FETCH_TIMEOUT_MS = 30000;
 
 export class BacklogRows {
   private readonly known = new Map<string, Map<string, EmittedRow[] | undefined>>();
@@ -29,12 +32,14 @@ export class BacklogRows {
   async rowsOf(db: DocumentScope<unknown>, view: string, entries: readonly BacklogEntry[], signal: AbortSignal): Promise<(EmittedRow[] | undefined)[]> {
     const wanted = entries.filter((entry) => !entry.deleted && entry.rev !== undefined && !this.known.has(revKey(entry)));
     const fetching = wanted.filter((entry) => !this.pending.has(revKey(entry)));
-    if (fetching.length > 0) {
-      const fetch = this.fetch(db, fetching, signal);
-      for (const entry of fetching) this.pending.set(revKey(entry), fetch);
-      void fetch.finally(() => { for (const entry of fetching) this.pending.delete(revKey(entry)); }).catch(() => undefined);
+    for (let start = 0; start < fetching.length; start += FETCH_CHUNK) {
+      const chunk = fetching.slice(start, start + FETCH_CHUNK);
+      // The fetch serves every request waiting for these revisions: its own time limit, not the first requester's.
+      const fetch = this.fetch(db, chunk, AbortSignal.timeout(FETCH_TIMEOUT_MS));
+      for (const entry of chunk) this.pending.set(revKey(entry), fetch);
+      void fetch.finally(() => { for (const entry of chunk) this.pending.delete(revKey(entry)); }).catch(() => undefined);
     }
-    await Promise.all([...new Set(wanted.map((entry) => this.pending.get(revKey(entry))))]);
+    await whileNotAborted(Promise.all([...new Set(wanted.map((entry) => this.pending.get(revKey(entry))))]), signal);
     return entries.map((entry) => (entry.deleted ? [] : this.known.get(revKey(entry))?.get(view)));
   }
 

@@ -46,11 +46,17 @@ export function connectCouch(target: CouchTarget): Couch {
  */
 export function abortableRequest(couch: Couch, options: RequestOptions, signal: AbortSignal): Promise<unknown> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
+  // nano passes `signal` on to fetch; its RequestOptions type does not list it.
+  return whileNotAborted(couch.request({ ...options, signal } as never), signal);
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts; the work behind it goes on (a store request, or a read shared with other requests). */
+export function whileNotAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
-    // nano passes `signal` on to fetch; its RequestOptions type does not list it.
-    couch.request({ ...options, signal } as never).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

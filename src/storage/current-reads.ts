@@ -35,7 +35,7 @@ export interface RangeParams { startkey?: unknown; endkey?: unknown; limit?: num
 export interface IndexRow { id: string; key: unknown; value: unknown }
 
 /** The longest backlog worth reading: beyond it, an up-to-date read costs less than the rebuild. */
-export const MAX_BACKLOG = 500;
+export const MAX_BACKLOG = 2000;
 
 /**
  * The rows an up-to-date read of `params` would return, rebuilt from `rows` (read from an index

@@ -15,7 +15,8 @@ import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
 import { abortableRequest, mapCouchError } from './couch.js';
 import { MAX_BACKLOG, currentRows, type IndexRow } from './current-reads.js';
-import { BacklogRows, revisions, type BacklogEntry } from './backlog-rows.js';
+import { BacklogRows, revisions } from './backlog-rows.js';
+import { BacklogFeed } from './backlog-feed.js';
 import { seqNumber } from './index-state.js';
 import type { ViewMaps } from './view-maps.js';
 
@@ -53,10 +54,14 @@ export interface WriteActivity {
 /** How a `readCurrent` was answered: from the index as it stood, or by an up-to-date read. */
 export type CurrentAnswer = 'index' | 'updated';
 
-export interface CurrentReads { maps: ViewMaps; activity: WriteActivity; onAnswer?: (answer: CurrentAnswer) => void }
+/** Why a page was read again up to date: a backlog too long, an order or rows not known for certain, a document changed again, a store error. */
+export type UpdatedBecause = 'long_backlog' | 'uncertain' | 'changed_again' | 'store_error';
+
+export interface CurrentReads { maps: ViewMaps; activity: WriteActivity; onAnswer?: (answer: CurrentAnswer, because?: UpdatedBecause) => void }
 
 export class ViewReader {
   private readonly backlogRows: BacklogRows | undefined;
+  private readonly backlogFeed = new BacklogFeed();
 
   constructor(private readonly waitMs: number, private readonly current?: CurrentReads) {
     this.backlogRows = current ? new BacklogRows(current.maps) : undefined;
@@ -75,45 +80,41 @@ export class ViewReader {
     const deadline = AbortSignal.timeout(this.waitMs);
     const asIndexed = await this.read<V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
     const rows = await this.rebuiltFromBacklog(db, `${ddoc}/${view}`, params, asIndexed, current.activity, deadline);
-    if (rows) {
+    if (Array.isArray(rows)) {
       current.onAnswer?.('index');
       delete asIndexed.update_seq;
       return { ...asIndexed, rows };
     }
-    current.onAnswer?.('updated');
+    current.onAnswer?.('updated', rows);
     return this.read<V>(db, what, ddoc, view, params, deadline);
   }
 
   /** The page as an up-to-date read would answer it, rebuilt from the index as it stood and the backlog (current-reads.ts). */
-  private async rebuiltFromBacklog<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, asIndexed: ViewResult<V>, activity: WriteActivity, signal: AbortSignal): Promise<ViewResult<V>['rows'] | undefined> {
+  private async rebuiltFromBacklog<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, asIndexed: ViewResult<V>, activity: WriteActivity, signal: AbortSignal): Promise<ViewResult<V>['rows'] | UpdatedBecause> {
     const since = asIndexed.update_seq;
-    if (since === undefined || !this.backlogRows) return undefined;
+    if (since === undefined || !this.backlogRows) return 'uncertain';
     const latest = activity.latestSeq();
     // The count part of a sequence is the number of changes (summed over shards on CouchDB): a
     // backlog certainly longer than the limit is not read at all.
-    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return undefined;
+    if (latest !== undefined && latest - seqNumber(since) > MAX_BACKLOG) return 'long_backlog';
     try {
-      // seq_interval: CouchDB computes a sequence only for every Nth entry (none of which this reads).
-      const feed = await abortableRequest(db.server, {
-        db: db.config.db, path: '_changes', qs: { since: String(since), limit: MAX_BACKLOG + 1, seq_interval: MAX_BACKLOG + 1 },
-      }, signal) as { results?: { id: string; deleted?: boolean; changes?: { rev?: string }[] }[] };
-      const backlog: BacklogEntry[] = (feed.results ?? []).map((change) => ({ id: change.id, rev: change.changes?.[0]?.rev, deleted: change.deleted === true }));
-      if (backlog.length > MAX_BACKLOG) return undefined;
+      const backlog = await this.backlogFeed.changesSince(db, String(since), MAX_BACKLOG, signal);
+      if (!backlog) return 'long_backlog';
       const emitted = await this.backlogRows.rowsOf(db, view, backlog, signal);
       const rebuilt = currentRows(params, asIndexed.rows, backlog.map((entry, index) => ({ id: entry.id, rows: emitted[index] })));
-      if (!rebuilt) return undefined;
+      if (!rebuilt) return 'uncertain';
       if (params.include_docs && rebuilt.added.length > 0) {
         const docs = await revisions(db, backlog.filter((entry) => rebuilt.added.some((row) => row.id === entry.id)), signal);
         for (const row of rebuilt.added) {
           const doc = docs.get(row.id);
-          if (!doc) return undefined; // changed again since: read up to date
+          if (!doc) return 'changed_again';
           (row as IndexRow & { doc?: unknown }).doc = doc;
         }
       }
       return rebuilt.rows as ViewResult<V>['rows'];
     } catch (error) {
       if (signal.aborted) throw this.stillBuilding('read the changes not yet indexed', error);
-      return undefined; // the up-to-date read that follows reports the store's trouble, if any
+      return 'store_error'; // the up-to-date read that follows reports the store's trouble, if any
     }
   }
 
