@@ -49,8 +49,7 @@ export class ResourceRepository {
   /**
    * Live document count and earliest node_timestamp in one map-only view read: `total_rows` of a
    * map-only view needs no reduce (reduces cost time per row on the embedded store). Never waits
-   * for an index build: the rows as last indexed are read (bounded by `budget.staleMs`, since
-   * PouchDB makes even a stale read of a view wait while that view is being built); when the
+   * for an index build: the rows as last indexed are read (bounded by `budget.staleMs`); when the
    * index is only a few changes behind (`budget.smallLag`) it is brought up to date first
    * (bounded by `budget.catchUpMs`), otherwise the last-indexed rows answer (`current: false`)
    * and the store is asked to catch up behind the answer. undefined: the index is being built.
@@ -66,13 +65,17 @@ export class ResourceRepository {
       const first = result.rows[0];
       return { count: result.total_rows, earliest: first ? String(first.key) : undefined, current, checkedSeq };
     };
-    const lag = checkedSeq - seqNumber(stale.update_seq);
+    const indexedSeq = seqNumber(stale.update_seq);
+    const lag = checkedSeq - indexedSeq;
     if (lag <= 0) return asLive(stale, true);
     if (lag <= budget.smallLag) {
       const fresh = await read({}, budget.catchUpMs);
       if (fresh) return asLive(fresh, true);
     } else {
       void read({ stale: 'update_after' }, budget.catchUpMs); // the store catches up behind the answer
+      // An index far behind that has never finished a pass (the embedded store answers a stale
+      // read during its first build with the rows so far) counts nothing yet: no partial count.
+      if (indexedSeq === 0) return undefined;
     }
     return asLive(stale, false);
   }

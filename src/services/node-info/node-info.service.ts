@@ -33,9 +33,8 @@ const STATUS_WAIT_MS = 20;
 const CURRENT_PATIENCE_MS = 60;
 /**
  * The index check behind the answers (the live count and every view's state). It is never waited
- * for past STATUS_WAIT_MS, so its own bounds can be long: a view being built holds even a stale
- * read on the embedded store (PouchDB), and an index up to `smallLag` changes behind is brought
- * up to date so that a count right after a write becomes exact.
+ * for past STATUS_WAIT_MS, so its own bounds can be long: an index up to `smallLag` changes
+ * behind is brought up to date so that a count right after a write becomes exact.
  */
 const INDEX_CHECK_BUDGET = { staleMs: 10_000, catchUpMs: 10_000, smallLag: 1000 };
 
