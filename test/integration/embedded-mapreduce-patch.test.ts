@@ -9,27 +9,16 @@
  * `require`, no `process`), builtin reduces and errors, and each call's own copy of the document
  * (a map function that changes its argument changes nothing another view, or the next update, sees).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import pino from 'pino';
-import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
+import { startBareStore, type BareStore } from '../support/bare-store.js';
 
-const USER = 'mapreduce-admin';
-const PASSWORD = 'mapreduce-secret-password';
-const AUTH = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
 const DB = 'mapreduce-patch';
 
 describe('embedded store: map functions compiled once per index update (pouchdb-mapreduce patch)', function () {
   this.timeout(60000);
-  let couch: EmbeddedCouch;
-  let dataDir: string;
+  let store: BareStore;
+  const call: BareStore['call'] = (...args) => store.call(...args);
 
-  async function call(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${couch.url}${urlPath}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: response.status, body: await response.json() as Record<string, unknown> };
-  }
   const rows = async (view: string): Promise<{ key: unknown; value: unknown }[]> => {
     const answer = await call('GET', `/${DB}/_design/app/_view/${view}`);
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
@@ -37,9 +26,7 @@ describe('embedded store: map functions compiled once per index update (pouchdb-
   };
 
   before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-mapreduce-patch-'));
-    couch = new EmbeddedCouch({ dataDir, user: USER, password: PASSWORD, logger: pino({ level: 'silent' }) });
-    await couch.start();
+    store = await startBareStore('mapreduce-patch');
     expect((await call('PUT', `/${DB}`)).status).to.equal(201);
     const docs = Array.from({ length: 20 }, (_, i) => ({ _id: `doc-${String(i).padStart(2, '0')}`, n: i, tags: ['a', 'b'] }));
     const views = {
@@ -54,10 +41,7 @@ describe('embedded store: map functions compiled once per index update (pouchdb-
     };
     expect((await call('POST', `/${DB}/_bulk_docs`, { docs: [...docs, { _id: '_design/app', views }] })).status).to.equal(201);
   });
-  after(async () => {
-    await couch.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(async () => { await store?.stop(); });
 
   it('compiles a view function once for the documents of one update', async () => {
     const values = (await rows('calls')).map((row) => row.value as number);

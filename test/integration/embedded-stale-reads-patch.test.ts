@@ -5,33 +5,19 @@
  * view's sequence from before its rows were read: every change up to it is in the rows (the
  * promise range reads during writes rely on, src/storage/current-reads.ts).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import pino from 'pino';
-import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
+import { startBareStore, type BareStore } from '../support/bare-store.js';
 
-const USER = 'stale-admin';
-const PASSWORD = 'stale-secret-password';
-const AUTH = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
 const DB = 'stale-reads';
 const DOCS = 4000;
 
 describe('embedded store: stale view reads do not wait for a running index update (pouchdb-abstract-mapreduce patch)', function () {
   this.timeout(120000);
-  let couch: EmbeddedCouch;
-  let dataDir: string;
-
-  async function call(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${couch.url}${urlPath}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: response.status, body: await response.json() as Record<string, unknown> };
-  }
+  let store: BareStore;
+  const call: BareStore['call'] = (...args) => store.call(...args);
 
   before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-stale-patch-'));
-    couch = new EmbeddedCouch({ dataDir, user: USER, password: PASSWORD, logger: pino({ level: 'silent' }) });
-    await couch.start();
+    store = await startBareStore('stale-patch');
     expect((await call('PUT', `/${DB}`)).status).to.equal(201);
     const views = { by_n: { map: 'function (doc) { if (typeof doc.n === "number") emit(doc.n, null); }' } };
     expect((await call('POST', `/${DB}/_bulk_docs`, { docs: [{ _id: '_design/app', views }, { _id: 'first', n: -1 }] })).status).to.equal(201);
@@ -40,10 +26,7 @@ describe('embedded store: stale view reads do not wait for a running index updat
     const docs = Array.from({ length: DOCS }, (_, i) => ({ _id: `doc-${String(i).padStart(5, '0')}`, n: i, text: 'x'.repeat(200) }));
     expect((await call('POST', `/${DB}/_bulk_docs`, { docs })).status).to.equal(201);
   });
-  after(async () => {
-    await couch.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(async () => { await store?.stop(); });
 
   it('answers a stale read while the update runs, with the sequence its rows are complete up to', async () => {
     const finished: string[] = [];
