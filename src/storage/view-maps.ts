@@ -34,14 +34,20 @@ export class ViewMaps {
     return this.rowsByView(doc, `${ddoc}/${view}`).get(`${ddoc}/${view}`);
   }
 
-  /** The rows `doc` emits in every view (or in `only`), by `ddoc/view` (undefined where the function throws). */
+  /**
+   * The rows `doc` emits in every view (or in `only`), by `ddoc/view` (undefined where the function
+   * throws). The views repeat the same long strings (the node_timestamp, the doc_ID and its hex
+   * form) in many keys: each is kept once, which more than halves what a cached document's rows
+   * hold (backlog-rows.ts keeps thousands of them).
+   */
   rowsByView(doc: unknown, only?: string): Map<string, EmittedRow[] | undefined> {
     const json = JSON.stringify(doc);
     const rows = new Map<string, EmittedRow[] | undefined>();
+    const strings = new Map<string, string>();
     for (const [name, rowsOf] of this.maps) {
       if (only !== undefined && name !== only) continue;
       try {
-        rows.set(name, rowsOf(json));
+        rows.set(name, rowsOf(json).map((row) => ({ key: interned(row.key, strings), value: interned(row.value, strings) })));
       } catch {
         rows.set(name, undefined);
       }
@@ -52,6 +58,17 @@ export class ViewMaps {
   has(ddoc: string, view: string): boolean {
     return this.maps.has(`${ddoc}/${view}`);
   }
+}
+
+/** `value` with each string replaced by the first equal one seen (arrays walked; other values as they are). */
+function interned(value: unknown, strings: Map<string, string>): unknown {
+  if (typeof value === 'string') {
+    const known = strings.get(value);
+    if (known !== undefined) return known;
+    strings.set(value, value);
+    return value;
+  }
+  return Array.isArray(value) ? value.map((item) => interned(item, strings)) : value;
 }
 
 function compileMap(source: string): RowsOf {
