@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 
@@ -52,10 +53,11 @@ const { dataDir } = node;
 /** How the node answered its range reads during writes so far (src/storage/current-reads.ts), from /metrics. */
 async function rangeReadAnswers(): Promise<Record<string, number>> {
   if (!node.monitoringUrl) return {};
-  const text = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
+  const families = parsePrometheusTextFormat(await (await fetch(`${node.monitoringUrl}/metrics`)).text());
   const counts: Record<string, number> = {};
-  for (const match of text.matchAll(/^lr_range_reads_during_writes_total\{answer="(\w+)",because="(\w*)"\} (\d+)/gm)) {
-    counts[match[2] ? `${match[1] as string} (${match[2]})` : match[1] as string] = Number(match[3]);
+  for (const sample of families.find((family) => family.name === 'lr_range_reads_during_writes_total')?.metrics ?? []) {
+    const { answer = '', because = '' } = sample.labels ?? {};
+    counts[because ? `${answer} (${because})` : answer] = Number(sample.value ?? 0);
   }
   return counts;
 }

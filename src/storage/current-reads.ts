@@ -20,7 +20,7 @@
  * no gap for a harvester that follows its tokens or an incremental `from`, and a document
  * acknowledged before the request is always in it.
  */
-import { compareKeys } from './view-collation.js';
+import { certainlyDistinct, compareKeys } from './view-collation.js';
 import type { EmittedRow } from './view-maps.js';
 
 /**
@@ -121,17 +121,6 @@ function insertInOrder<R extends IndexRow>(kept: readonly R[], added: readonly I
   });
   while (next < positioned.length) merged.push((positioned[next++] as { row: IndexRow }).row);
   return merged;
-}
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-/** Two values no collation puts at the same place (two printable ASCII strings differ at every ICU level). */
-function certainlyDistinct(a: unknown, b: unknown): boolean {
-  if (typeof a === 'string' && typeof b === 'string') {
-    return a !== b && ((PRINTABLE_ASCII.test(a) && PRINTABLE_ASCII.test(b)) || compareKeys(a, b) !== undefined);
-  }
-  const order = compareKeys(a, b);
-  return order !== undefined && order !== 0;
 }
 
 /**

@@ -82,15 +82,13 @@ export class IndexWarmer implements WriteActivity {
   }
 
   private async run(): Promise<void> {
-    let lastSeq = -1;
     let lastMoveAt = Date.now();
     let lastPassAt = 0;
     while (!this.stopped) {
       try {
         const seq = await this.currentSeq();
-        this.seenSeq = seq;
         const now = Date.now();
-        if (seq !== lastSeq) { lastSeq = seq; lastMoveAt = now; }
+        if (seq !== this.seenSeq) { this.seenSeq = seq; lastMoveAt = now; }
         const behind = seq !== this.warmedSeq;
         const quiet = now - lastMoveAt >= this.options.quietMs;
         const overdue = now - lastPassAt >= this.options.maxLagMs;

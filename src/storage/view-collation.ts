@@ -30,6 +30,7 @@ const DIGIT = /^[0-9]$/;
 const LOWER = /^[a-z]$/;
 const UPPER = /^[A-Z]$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]$/;
+const PRINTABLE_ASCII_TEXT = /^[\x20-\x7e]*$/;
 
 function sameRankingClass(a: string, b: string): boolean {
   if (DIGIT.test(a)) return DIGIT.test(b) || LOWER.test(b) || UPPER.test(b);
@@ -80,4 +81,14 @@ function compareArrays(a: unknown[], b: unknown[]): Order | undefined {
     if (order !== 0) return order;
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/**
+ * Two keys no collation puts at the same place, even where their order is unknown: two different
+ * strings of printable ASCII differ at some ICU level (none of those characters is ignorable).
+ */
+export function certainlyDistinct(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string' && a !== b && PRINTABLE_ASCII_TEXT.test(a) && PRINTABLE_ASCII_TEXT.test(b)) return true;
+  const order = compareKeys(a, b);
+  return order !== undefined && order !== 0;
 }

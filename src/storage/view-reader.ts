@@ -104,7 +104,8 @@ export class ViewReader {
       const rebuilt = currentRows(params, asIndexed.rows, backlog.map((entry, index) => ({ id: entry.id, rows: emitted[index] })));
       if (!rebuilt) return 'uncertain';
       if (params.include_docs && rebuilt.added.length > 0) {
-        const docs = await revisions(db, backlog.filter((entry) => rebuilt.added.some((row) => row.id === entry.id)), signal);
+        const addedIds = new Set(rebuilt.added.map((row) => row.id));
+        const docs = await revisions(db, backlog.filter((entry) => addedIds.has(entry.id)), signal);
         for (const row of rebuilt.added) {
           const doc = docs.get(row.id);
           if (!doc) return 'changed_again';
