@@ -68,8 +68,9 @@ function placeholder(w: Writer, fragments: string[], xml: string): void {
   fragments.push(xml);
 }
 
+/** One placeholder for the whole list: each comment is a DOM node in the builder (~40 µs apiece). */
 function records(w: Writer, list: OaiRecord[], fragments: string[]): void {
-  for (const record of list) placeholder(w, fragments, recordXml(record));
+  if (list.length > 0) placeholder(w, fragments, list.map(recordXml).join(''));
 }
 
 function token(w: Writer, data: OaiToken | undefined): void {
@@ -131,7 +132,7 @@ function body(w: Writer, data: OaiBody, fragments: string[]): void {
       return;
     case 'ListIdentifiers':
       w.ele('ListIdentifiers');
-      for (const item of data.headers) placeholder(w, fragments, headerXml(item));
+      if (data.headers.length > 0) placeholder(w, fragments, data.headers.map(headerXml).join(''));
       token(w, data.token);
       w.up();
       return;
