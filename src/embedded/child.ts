@@ -77,7 +77,9 @@ async function main(): Promise<void> {
 
   const Pouch = PouchDB.plugin(leveldbAdapter).plugin(httpAdapter).plugin(mapreduce)
     .plugin(replication).plugin(find).defaults({ prefix: storeDir + path.sep });
-  const couch = expressPouchDB(Pouch, { configPath, logPath: path.join(settings.dataDir, 'express-pouchdb.log'), mode: 'fullCouchDB', overrideMode: { exclude: ['routes/fauxton'] } });
+  // Without `compression`: CouchDB 3.x answers JSON uncompressed whatever Accept-Encoding says, and
+  // on loopback gzip is CPU spent twice (the store compresses, the node's HTTP client inflates).
+  const couch = expressPouchDB(Pouch, { configPath, logPath: path.join(settings.dataDir, 'express-pouchdb.log'), mode: 'fullCouchDB', overrideMode: { exclude: ['routes/fauxton', 'compression'] } });
 
   // Handles opened for design-document info are kept (closing one would close the store's own).
   const handles = new Map<string, PouchHandle>();

@@ -9,6 +9,9 @@ import pino from 'pino';
 import { EmbeddedCouch } from '../../src/embedded/supervisor.js';
 
 export interface BareStore {
+  /** The store's root URL, and the admin's Basic credential for requests made another way. */
+  url: string;
+  authorization: string;
   call(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   stop(): Promise<void>;
 }
@@ -21,6 +24,8 @@ export async function startBareStore(name: string): Promise<BareStore> {
   const couch = new EmbeddedCouch({ dataDir, user, password, logger: pino({ level: 'silent' }) });
   await couch.start();
   return {
+    url: couch.url,
+    authorization,
     async call(method, urlPath, body) {
       const response = await fetch(`${couch.url}${urlPath}`, { method, headers: { authorization, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       return { status: response.status, body: await response.json() as Record<string, unknown> };
