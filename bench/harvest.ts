@@ -5,6 +5,8 @@
  * the node process during the harvests.
  *   --docs N (HARVEST_DOCS, default 100000; fewer for a quick run)  --page N (HARVEST_PAGE, default 100: doc_limit)
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
+ *   HARVEST_PAYLOAD=nsdl_dc keeps the corpus in nsdl_dc, so ListRecords oai_dc crosswalks every
+ *   record (what a harvester asking a NSDL node for oai_dc meets); by default the records are oai_dc.
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
 import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore } from './support.js';
@@ -25,6 +27,7 @@ function oaiDc(nsdl: string, i: number): string {
 }
 
 /** The generated corpus as oai_dc records (loadBenchCorpus writes them in the stored shape). */
+const CROSSWALKED = process.env.HARVEST_PAYLOAD === 'nsdl_dc';
 const asOaiDc = (doc: Record<string, unknown>, i: number): Record<string, unknown> => ({
   ...doc, payload_schema: ['oai_dc'], payload_schema_locator: 'http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
   resource_data: oaiDc(String(doc.resource_data), i),
@@ -70,7 +73,7 @@ const node = await startNodeProcess({ services: { harvest: { service_data: data 
 try {
   process.stdout.write(`loading ${TOTAL} documents... `);
   const loadStart = process.hrtime.bigint();
-  await loadBenchCorpus(node, TOTAL, 1000, asOaiDc);
+  await loadBenchCorpus(node, TOTAL, 1000, CROSSWALKED ? (doc) => doc : asOaiDc);
   process.stdout.write(`done in ${round(secondsSince(loadStart))} s; building views... `);
   const indexStart = process.hrtime.bigint();
   await buildViews(node);
@@ -81,7 +84,10 @@ try {
   let rssPeak = rssStart;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssOf(node.pid)); }, 50);
 
-  const raw = await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
+  // oai_dc lists every document (src/services/oai-pmh/oai-dc.ts): the node reads the by_node_timestamp view for it.
+  const raw = CROSSWALKED
+    ? await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {})
+    : await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
   const oai = await harvestOai(node.url);
   const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
   const json = await harvestJson(node.url);
@@ -91,7 +97,7 @@ try {
     if (count !== TOTAL) throw new Error(`${name} read ${count} records, ${TOTAL} are stored`);
   }
   const rate = (r: { count: number; seconds: number }): number => r.count / r.seconds;
-  process.stdout.write(`OAI-PMH ListRecords oai_dc: ${round(rate(oai))} records/s; raw view read ${round(rate(raw))} records/s; ratio ${round(rate(oai) / rate(raw), 2)}\n`);
+  process.stdout.write(`OAI-PMH ListRecords oai_dc${CROSSWALKED ? ' (crosswalked from nsdl_dc)' : ''}: ${round(rate(oai))} records/s; raw view read ${round(rate(raw))} records/s; ratio ${round(rate(oai) / rate(raw), 2)}\n`);
   process.stdout.write(`JSON listrecords: ${round(rate(json))} records/s; raw view read ${round(rate(rawJson))} records/s; ratio ${round(rate(json) / rate(rawJson), 2)}\n`);
 
   // Page 1 versus page 1,000 (or the deepest page of a smaller corpus): stateless tokens can be replayed.

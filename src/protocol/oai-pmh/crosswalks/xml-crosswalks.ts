@@ -4,6 +4,7 @@
  * "dumb-down" rule) and IEEE LOM XML (the LOM to unqualified DC mapping of IEEE 1484.12.1,
  * annex B, for the elements it names). The input is a fragment already checked well-formed.
  */
+import { SaxesParser } from 'saxes';
 import { create } from 'xmlbuilder2';
 import { addValues, isDcElement, type DcElement, type DcRecord } from './oai-dc.js';
 
@@ -12,7 +13,7 @@ const DCTERMS_NS = 'http://purl.org/dc/terms/';
 export const LOM_NS = 'http://ltsc.ieee.org/xsd/LOM';
 
 /** dcterms refinements and the DC element each refines (DCMI Metadata Terms). */
-const REFINES: Record<string, DcElement> = {
+export const REFINES: Readonly<Record<string, DcElement>> = {
   alternative: 'title', abstract: 'description', tableOfContents: 'description', created: 'date', issued: 'date', modified: 'date',
   available: 'date', dateCopyrighted: 'date', valid: 'date', extent: 'format', medium: 'format', isPartOf: 'relation', hasPart: 'relation',
   isVersionOf: 'relation', hasVersion: 'relation', references: 'relation', isReferencedBy: 'relation', requires: 'relation', conformsTo: 'relation',
@@ -33,16 +34,42 @@ function rootOf(xml: string): Node | undefined {
 const children = (node: Node): Node[] => Array.from(node.childNodes).filter((child) => child.nodeType === 1);
 const text = (node: Node): string => node.textContent ?? '';
 
-/** The DC of an nsdl_dc (or any DC-bearing) record: its dc:* and dcterms:* children. */
+/** The DC element a child of the record's root maps to, if any: dc:* as it is, dcterms:* as itself or the element it refines. */
+function dcElementOf(uri: string, local: string): DcElement | undefined {
+  if ((uri === DC_NS || uri === DCTERMS_NS) && isDcElement(local)) return local;
+  // Own keys only: a dcterms:constructor is no refinement.
+  return uri === DCTERMS_NS && Object.hasOwn(REFINES, local) ? REFINES[local] : undefined;
+}
+
+/**
+ * The DC of an nsdl_dc (or any DC-bearing) record: its dc:* and dcterms:* children, each with its
+ * text content (descendant text and CDATA, as DOM textContent). One streaming pass with saxes, as
+ * the well-formedness check makes: building the record's DOM (xmlbuilder2) cost ~330 µs per 4 KB
+ * record, 85% of an oai_dc ListRecords page's work in the node.
+ */
 export function dcFromDcXml(xml: string): DcRecord | undefined {
-  const root = rootOf(xml);
-  if (!root) return undefined;
   const record: DcRecord = {};
-  for (const child of children(root)) {
-    const name = child.localName ?? '';
-    if (child.namespaceURI === DC_NS && isDcElement(name)) addValues(record, name, [text(child)]);
-    else if (child.namespaceURI === DCTERMS_NS && isDcElement(name)) addValues(record, name, [text(child)]);
-    else if (child.namespaceURI === DCTERMS_NS && REFINES[name]) addValues(record, REFINES[name] as DcElement, [text(child)]);
+  const parser = new SaxesParser({ xmlns: true });
+  let depth = 0;
+  let element: DcElement | undefined;
+  let value = '';
+  const collect = (text: string): void => { if (element !== undefined) value += text; };
+  parser.on('error', (error) => { throw error; });
+  parser.on('opentag', (tag) => {
+    depth += 1;
+    if (depth === 2) { element = dcElementOf(tag.uri, tag.local); value = ''; }
+  });
+  parser.on('text', collect);
+  parser.on('cdata', collect);
+  parser.on('closetag', () => {
+    if (depth === 2 && element !== undefined) addValues(record, element, [value]);
+    if (depth === 2) element = undefined;
+    depth -= 1;
+  });
+  try {
+    parser.write(xml).close();
+  } catch {
+    return undefined;
   }
   return record;
 }
