@@ -190,6 +190,12 @@ export async function dropPrefixed(couch: RunningNode['couch'], prefix: string):
   await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => couch.db.destroy(name)));
 }
 
+/** The Node flags `npm start` gives the node (package.json's start script), so the benchmarks run it the same way. */
+function startFlags(root: string): string[] {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  return (scripts.start ?? '').split(/\s+/).filter((word) => /^--[a-z-]+=\S+$/.test(word));
+}
+
 let built: Promise<void> | undefined;
 /** `npm run build` once per benchmark run (tsc into dist/, as `npm start` does before it starts). */
 function buildOnce(root: string): Promise<void> {
@@ -222,7 +228,7 @@ export async function startNodeProcess(nodeConfig: Record<string, unknown> = {},
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   // BENCH_NODE_FLAGS: extra Node flags for the node process only, e.g. `--cpu-prof --cpu-prof-dir=DIR`
   // (profiling flags are refused in NODE_OPTIONS, and would profile every process anyway).
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag.length > 0);
+  const flags = [...startFlags(root), ...(process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag.length > 0)];
   const fromSource = process.env.BENCH_NODE_FROM_SOURCE === '1';
   if (!fromSource) await buildOnce(root);
   const entry = fromSource ? ['--import', 'tsx', path.join(root, 'src/main.ts')] : [path.join(root, 'dist/src/main.js')];
