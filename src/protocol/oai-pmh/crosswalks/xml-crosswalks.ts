@@ -45,7 +45,7 @@ function dcElementOf(uri: string, local: string): DcElement | undefined {
  * The DC of an nsdl_dc (or any DC-bearing) record: its dc:* and dcterms:* children, each with its
  * text content (descendant text and CDATA, as DOM textContent). One streaming pass with saxes, as
  * the well-formedness check makes: building the record's DOM (xmlbuilder2) cost ~330 µs per 4 KB
- * record, 85% of an oai_dc ListRecords page's work in the node.
+ * record, most of the node's work on an oai_dc ListRecords page of such records.
  */
 export function dcFromDcXml(xml: string): DcRecord | undefined {
   const record: DcRecord = {};
