@@ -7,14 +7,14 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { startBareStore, type BareStore } from '../support/bare-store.js';
-import { TEST_COUCHDB_URL } from '../support/store.js';
+import { testCouchAdmin } from '../support/store.js';
 
 interface RawAnswer { status: number; encoding: string | undefined; body: Buffer }
 
 /** A GET asking for gzip, read as bytes (fetch would inflate it and hide the encoding). */
-function getAskingGzip(url: string, authorization: string): Promise<RawAnswer> {
+function getAskingGzip(url: string, headers: Record<string, string>): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { authorization, 'accept-encoding': 'gzip, deflate' } }, (response) => {
+    http.get(url, { headers: { ...headers, 'accept-encoding': 'gzip, deflate' } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
@@ -38,23 +38,21 @@ describe('the embedded store answers uncompressed, as CouchDB 3.x', function () 
   after(async () => store.stop());
 
   it('sends a large JSON answer without Content-Encoding to a client that accepts gzip', async () => {
-    const answer = await getAskingGzip(`${store.url}/plain/_all_docs?include_docs=true`, store.authorization);
+    const answer = await getAskingGzip(`${store.url}/plain/_all_docs?include_docs=true`, { authorization: store.authorization });
     expect(answer.status).to.equal(200);
     expect(answer.encoding).to.equal(undefined);
     expect((JSON.parse(answer.body.toString('utf8')) as { rows: unknown[] }).rows).to.have.length(50);
   });
 
-  (TEST_COUCHDB_URL ? it : it.skip)('as the reference CouchDB does with the same request', async () => {
-    const url = new URL(TEST_COUCHDB_URL as string);
-    const authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-    url.username = ''; url.password = '';
-    const root = url.href.replace(/\/$/, '');
+  const admin = testCouchAdmin();
+  (admin ? it : it.skip)('as the reference CouchDB does with the same request', async () => {
+    const { root, headers: auth } = admin as NonNullable<typeof admin>;
     const name = `uncompressed_${Date.now().toString(36)}`;
-    const headers = { authorization, 'content-type': 'application/json' };
+    const headers = { ...auth, 'content-type': 'application/json' };
     await fetch(`${root}/${name}`, { method: 'PUT', headers });
     try {
       await fetch(`${root}/${name}/_bulk_docs`, { method: 'POST', headers, body: JSON.stringify({ docs: documents }) });
-      const answer = await getAskingGzip(`${root}/${name}/_all_docs?include_docs=true`, authorization);
+      const answer = await getAskingGzip(`${root}/${name}/_all_docs?include_docs=true`, auth);
       expect(answer.status).to.equal(200);
       expect(answer.encoding).to.equal(undefined);
     } finally {

@@ -45,11 +45,11 @@ async function jsonHarvest(url: string, list: string): Promise<Json[]> {
 }
 
 /** Every page of an OAI-PMH list, concatenated (OAI-PMH 2.0 §3.5: the token is exclusive). */
-async function oaiHarvest(base: string, query: string): Promise<string> {
-  let text = await (await fetch(`${base}?${query}`)).text();
+async function oaiHarvest(base: string, verb: string, args: string): Promise<string> {
+  const tokenOf = (page: string): string | undefined => /<resumptionToken[^>]*>([^<]+)</.exec(page)?.[1];
+  let text = await (await fetch(`${base}?verb=${verb}&${args}`)).text();
   let all = text;
-  for (let token = /<resumptionToken[^>]*>([^<]+)</.exec(text)?.[1]; token; token = /<resumptionToken[^>]*>([^<]+)</.exec(text)?.[1]) {
-    const verb = /verb=(\w+)/.exec(query)![1];
+  for (let token = tokenOf(text); token; token = tokenOf(text)) {
     text = await (await fetch(`${base}?verb=${verb}&resumptionToken=${encodeURIComponent(token.replace(/&amp;/g, '&'))}`)).text();
     all += text;
   }
@@ -93,7 +93,7 @@ describe('range reads while documents are being written', function () {
       expect(harvested.map((item) => (item.header as Json).identifier), 'JSON harvest').to.include(id);
       const records = await jsonHarvest(`${node.url}/harvest/listrecords?from=${from}`, 'listrecords');
       expect(records.map((item) => ((item.record as Json).resource_data as Json).doc_ID), 'JSON harvest records').to.include(id);
-      const oai = await oaiHarvest(`${node.url}/OAI-PMH`, `verb=ListIdentifiers&metadataPrefix=nsdl_dc&from=${from}`);
+      const oai = await oaiHarvest(`${node.url}/OAI-PMH`, 'ListIdentifiers', `metadataPrefix=nsdl_dc&from=${from}`);
       expect(oai, 'OAI-PMH ListIdentifiers').to.include(`<identifier>${id}</identifier>`);
       const sliced = (await getJson(`${node.url}/slice?any_tags=${tag}`)).body;
       expect((sliced.documents as Json[]).map((entry) => entry.doc_ID), 'slice by tag').to.deep.equal([id]);

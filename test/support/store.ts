@@ -32,15 +32,21 @@ export function storeEnvOf(env: Record<string, string>): Record<string, string> 
   return env.DATA_DIR && !('COUCHDB_URL' in env) ? storeEnv(env.DATA_DIR) : {};
 }
 
-/** Deletes every database this run created on the CouchDB (nothing on the embedded store). */
-export async function deleteRunDatabases(): Promise<number> {
-  if (!couchUrl) return 0;
+/** The suite's CouchDB without credentials in its URL, and the admin's credentials as request headers. */
+export function testCouchAdmin(): { root: string; headers: Record<string, string> } | undefined {
+  if (!couchUrl) return undefined;
   const base = new URL(couchUrl);
   const auth = base.username ? `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}` : undefined;
   base.username = '';
   base.password = '';
-  const root = base.href.replace(/\/$/, '');
-  const headers: Record<string, string> = auth ? { authorization: auth } : {};
+  return { root: base.href.replace(/\/$/, ''), headers: auth ? { authorization: auth } : {} };
+}
+
+/** Deletes every database this run created on the CouchDB (nothing on the embedded store). */
+export async function deleteRunDatabases(): Promise<number> {
+  const admin = testCouchAdmin();
+  if (!admin) return 0;
+  const { root, headers } = admin;
   const all = await (await fetch(`${root}/_all_dbs?start_key=${encodeURIComponent(JSON.stringify(RUN_PREFIX))}&end_key=${encodeURIComponent(JSON.stringify(`${RUN_PREFIX}\ufff0`))}`, { headers })).json() as string[];
   for (const name of all) await fetch(`${root}/${encodeURIComponent(name)}`, { method: 'DELETE', headers });
   return all.length;
