@@ -13,30 +13,16 @@
  *   --docs N (FRESH_DOCS, default 100000)  --page N (FRESH_PAGE, default 100: doc_limit)
  *   --couchdb URL (BENCH_COUCHDB_URL): both nodes and the raw reads on that CouchDB 3.x
  */
-import { startNodeProcess, createAccount, basicAuthHeader, report, round, secondsSince, loadBenchCorpus, benchOptions, prepareStore, rssOf, type NodeProcess } from './support.js';
-import { generateDocument, loadTemplates } from './generate.js';
+import { startNodeProcess, report, round, secondsSince, loadBenchCorpus, rssOf, type NodeProcess } from './support.js';
+import { firstAnswer } from './lib/pages.js';
+import { accessServices, corpusSchema, firstPages, publishCorpus, publishingRun } from './lib/publishing.js';
 
-const options = benchOptions({ docs: 100000, docsEnv: 'FRESH_DOCS', page: 100, pageEnv: 'FRESH_PAGE' });
-const store = await prepareStore(options.couchdb);
-const TOTAL = options.docs;
-const PAGE = options.page;
+const { store, total: TOTAL, page: PAGE } = await publishingRun('FRESH');
 const BATCH = 1000;
-const services = {
-  obtain: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: PAGE } },
-  slice: { service_data: { flow_control: true, doc_limit: PAGE, id_limit: PAGE } },
-  harvest: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
-  oai_pmh: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
-};
-const templates = loadTemplates();
-const schema = String((templates[0]?.payload_schema as string[] | undefined)?.[0] ?? 'nsdl_dc').toLowerCase();
+const services = accessServices(PAGE);
+const schema = corpusSchema();
 
-/** The first page of each access service, as a harvester or a portal asks for it. */
-const FIRST_PAGES: [string, string][] = [
-  ['obtain', '/obtain'],
-  ['slice', '/slice?any_tags=topic-7'],
-  ['JSON harvest', '/harvest/listrecords'],
-  ['OAI-PMH ListRecords', `/OAI-PMH?verb=ListRecords&metadataPrefix=${schema}`],
-];
+const FIRST_PAGES = firstPages(schema);
 
 /** The same first reads, straight to the store (limit = one page, include_docs). */
 const RAW_FIRST_READS: [string, string, string, Record<string, unknown>][] = [
@@ -45,20 +31,6 @@ const RAW_FIRST_READS: [string, string, string, Record<string, unknown>][] = [
   ['JSON harvest', 'harvest', 'by_node_timestamp', {}],
   ['OAI-PMH ListRecords', 'oai-pmh', 'by_schema', { startkey: [schema], endkey: [schema, {}] }],
 ];
-
-/** Milliseconds until the page arrives, retrying 503s after their Retry-After. */
-async function firstAnswer(url: string): Promise<{ ms: number; retries: number }> {
-  const started = process.hrtime.bigint();
-  let retries = 0;
-  for (;;) {
-    const response = await fetch(url);
-    const text = await response.text();
-    if (response.status === 200) return { ms: secondsSince(started) * 1000, retries };
-    if (response.status !== 503) throw new Error(`${url}: ${response.status} ${text.slice(0, 200)}`);
-    retries += 1;
-    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
-  }
-}
 
 /** Milliseconds until a raw first view read answers (CouchDB may answer `timeout` while it builds: ask again). */
 async function rawFirstRead(node: NodeProcess, ddoc: string, view: string, range: Record<string, unknown>): Promise<number> {
@@ -74,26 +46,13 @@ async function rawFirstRead(node: NodeProcess, ddoc: string, view: string, range
   }
 }
 
-async function publishAll(node: NodeProcess): Promise<number> {
-  const { user, password } = await createAccount(node, 'bench', 'publisher');
-  const auth = basicAuthHeader(user, password);
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < TOTAL; i += BATCH) {
-    const documents = Array.from({ length: Math.min(BATCH, TOTAL - i) }, (_, j) => generateDocument(i + j, templates, true));
-    const response = await fetch(`${node.url}/publish`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ documents }) });
-    const body = await response.json() as { OK: boolean; error?: string };
-    if (!body.OK) throw new Error(`publish failed: ${JSON.stringify(body).slice(0, 300)}`);
-  }
-  return secondsSince(started);
-}
-
 let node = await startNodeProcess({ services }, store);
 let slowest = 0;
 try {
   process.stdout.write(`publishing ${TOTAL} documents in batches of ${BATCH} into a fresh node (index warming on)... `);
   let peakRss = rssOf(node.pid);
   const sampler = setInterval(() => { peakRss = Math.max(peakRss, rssOf(node.pid)); }, 500);
-  const seconds = await publishAll(node);
+  const seconds = await publishCorpus(node, TOTAL, BATCH);
   process.stdout.write(`${round(TOTAL / seconds)} docs/s\n`);
   for (const [name, path] of FIRST_PAGES) {
     const { ms, retries } = await firstAnswer(`${node.url}${path}`);

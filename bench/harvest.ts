@@ -10,6 +10,7 @@
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
 import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore } from './support.js';
+import { harvestJson, harvestOai, median } from './lib/pages.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'HARVEST_DOCS', page: 100, pageEnv: 'HARVEST_PAGE' });
 const store = await prepareStore(options.couchdb);
@@ -33,40 +34,6 @@ const asOaiDc = (doc: Record<string, unknown>, i: number): Record<string, unknow
   resource_data: oaiDc(String(doc.resource_data), i),
 });
 
-const TOKEN = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/;
-
-/** Follows OAI-PMH tokens; returns the record count, the time, and the tokens of each page (to time pages again). */
-async function harvestOai(base: string): Promise<{ count: number; seconds: number; tokens: string[] }> {
-  const started = process.hrtime.bigint();
-  const tokens: string[] = [];
-  let count = 0;
-  let url = `${base}/OAI-PMH?verb=ListRecords&metadataPrefix=oai_dc`;
-  for (;;) {
-    const xml = await (await fetch(url)).text();
-    count += (xml.match(/<record>/g) ?? []).length;
-    const token = TOKEN.exec(xml)?.[1];
-    if (!token) break;
-    tokens.push(token);
-    url = `${base}/OAI-PMH?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
-  }
-  return { count, seconds: secondsSince(started), tokens };
-}
-
-async function harvestJson(base: string): Promise<{ count: number; seconds: number }> {
-  const started = process.hrtime.bigint();
-  let count = 0;
-  let url = `${base}/harvest/listrecords`;
-  for (;;) {
-    const body = await (await fetch(url)).json() as { listrecords?: unknown[]; resumption_token?: string | null; error?: string };
-    if (!body.listrecords) throw new Error(`listrecords failed: ${body.error}`);
-    count += body.listrecords.length;
-    if (!body.resumption_token) break;
-    url = `${base}/harvest/listrecords?resumption_token=${encodeURIComponent(body.resumption_token)}`;
-  }
-  return { count, seconds: secondsSince(started) };
-}
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const mb = (bytes: number): number => round(bytes / 1024 / 1024);
 
 const node = await startNodeProcess({ services: { harvest: { service_data: data }, oai_pmh: { service_data: data } } }, store);
@@ -88,7 +55,7 @@ try {
   const raw = CROSSWALKED
     ? await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {})
     : await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
-  const oai = await harvestOai(node.url);
+  const oai = await harvestOai(node.url, 'oai_dc');
   const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
   const json = await harvestJson(node.url);
   clearInterval(sampler);

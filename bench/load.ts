@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews } from './support.js';
+import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews, storePid } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 100, pageEnv: 'BENCH_PAGE' });
@@ -67,13 +67,13 @@ function storeTarget(): { url: string; auth: string; pid: () => number | undefin
     const url = new URL(couchdb.url);
     const auth = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
     url.username = ''; url.password = '';
-    return { url: url.href.replace(/\/$/, ''), auth, pid: () => Number(process.env.BENCH_COUCHDB_PID) || undefined };
+    return { url: url.href.replace(/\/$/, ''), auth, pid: () => storePid(node) };
   }
   const url = (JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string }).url;
   const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
-  return { url, auth: `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`, pid: () => Number(fs.readFileSync(`/proc/${node.pid}/task/${node.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined };
+  return { url, auth: `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`, pid: () => storePid(node) };
 }
-const { url: storeUrl, auth: storeAuth, pid: storePid } = storeTarget();
+const { url: storeUrl, auth: storeAuth, pid: storeProcess } = storeTarget();
 const RESOURCE_DATA = `/${node.names.resourceData}`;
 const templates = loadTemplates();
 let published = TOTAL;
@@ -111,7 +111,7 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
   const peak = { node: 0, store: 0 };
   const sampler = setInterval(() => {
     peak.node = Math.max(peak.node, rssOf(node.pid));
-    const pid = storePid();
+    const pid = storeProcess();
     if (pid) peak.store = Math.max(peak.store, rssOf(pid));
   }, 250);
   const perKind = Math.max(1, Math.floor(connections / KINDS.length));

@@ -12,6 +12,7 @@ import { connectCouch, redactedUrl } from '../src/storage/couch.js';
 import { databaseNames } from '../src/storage/databases.js';
 import { loadDesignDocs } from '../src/storage/design-docs.js';
 import { EXIT } from '../src/errors/exit-codes.js';
+import type { PageTime } from './lib/pages.js';
 
 export function basicAuthHeader(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -96,21 +97,24 @@ export async function followTokens(url: (token: string | undefined) => string): 
 }
 
 /** Keyset pages of one view range with include_docs: the raw CouchDB read the services are measured against. */
-export async function rawViewPages(node: Pick<RunningNode, 'couch' | 'names'>, ddoc: string, view: string, page: number, range: { startkey?: unknown; endkey?: unknown; descending?: boolean }): Promise<{ count: number; seconds: number }> {
+export async function rawViewPages(node: Pick<RunningNode, 'couch' | 'names'>, ddoc: string, view: string, page: number, range: { startkey?: unknown; endkey?: unknown; descending?: boolean }): Promise<{ count: number; seconds: number; pages: PageTime[] }> {
   const db = node.couch.use(node.names.resourceData);
   const started = process.hrtime.bigint();
+  const pages: PageTime[] = [];
   let count = 0;
   let startkey: unknown = range.startkey;
   let continuing = false;
   for (;;) {
+    const pageStarted = process.hrtime.bigint();
     const result = await db.view(ddoc, view, { include_docs: true, limit: page + (continuing ? 1 : 0), ...(range.descending ? { descending: true } : {}), ...(startkey !== undefined ? { startkey } : {}), ...(range.endkey !== undefined ? { endkey: range.endkey } : {}) });
+    pages.push({ page: pages.length + 1, ms: secondsSince(pageStarted) * 1000 });
     const rows = continuing ? result.rows.slice(1) : result.rows;
     count += rows.length;
     if (rows.length < page) break;
     startkey = rows[rows.length - 1]?.key;
     continuing = true;
   }
-  return { count, seconds: secondsSince(started) };
+  return { count, seconds: secondsSince(started), pages };
 }
 
 export interface NodeProcess extends Pick<RunningNode, 'couch' | 'names'> {
@@ -280,4 +284,14 @@ export function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb * 1024;
+}
+
+/** The store's process, for its RSS: the embedded store is the node's child; a CouchDB's VM when BENCH_COUCHDB_PID names it. */
+export function storePid(node: Pick<NodeProcess, 'pid' | 'embedded'>): number | undefined {
+  if (!node.embedded) return Number(process.env.BENCH_COUCHDB_PID) || undefined;
+  try {
+    return Number(fs.readFileSync(`/proc/${node.pid}/task/${node.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined;
+  } catch {
+    return undefined; // the node has stopped
+  }
 }
