@@ -165,7 +165,7 @@ export interface BenchStore { url: string; runPrefix: string }
  * is interrupted (close() deletes them otherwise). Nano sends the URL's credentials as Basic auth
  * on each request over kept-alive connections (undici), for the node and the raw operations alike;
  * on CouchDB 3.5 that costs about 2 ms a request more than a session cookie, not a pbkdf2 run of
- * 600,000 iterations each time (measured; see the README's benchmark notes).
+ * 600,000 iterations each time (measured; see docs/benchmarks-log.md).
  */
 export async function prepareStore(couchdb: string | undefined): Promise<BenchStore | undefined> {
   if (!couchdb) {

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import { databaseByKey, type DatabaseNames } from './databases.js';
-import type { DesignDocFile } from './design-docs.js';
+import { RETIRED_DESIGN_DOCS, type DesignDocFile } from './design-docs.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { NodeRepository, NODE_STATUS_ID, type NodeKeys } from './node-repository.js';
 import type { NodeConfig } from '../config/index.js';
@@ -34,6 +34,8 @@ export interface BootstrapResult {
   tokenSecret: string;
   createdDatabases: string[];
   pushedDesignDocs: string[];
+  /** Design docs an earlier version pushed and this one deleted (RETIRED_DESIGN_DOCS). */
+  retiredDesignDocs: string[];
 }
 
 const newId = (): string => randomUUID().replace(/-/g, '');
@@ -68,6 +70,34 @@ export async function pushDesignDocs(couch: Couch, names: DatabaseNames, files: 
     }
   }
   return pushed;
+}
+
+/**
+ * Deletes the design docs the node no longer has (RETIRED_DESIGN_DOCS) where it pushed them
+ * itself, then asks each database that lost one to drop index files no design doc uses (CouchDB
+ * "POST /{db}/_view_cleanup"). A 404 or 409 means another node process got there first.
+ */
+export async function retireDesignDocs(couch: Couch, names: DatabaseNames, retired = RETIRED_DESIGN_DOCS): Promise<string[]> {
+  const removed: string[] = [];
+  const cleaned = new Set<string>();
+  for (const { db: key, id } of retired) {
+    const name = databaseByKey(names, key);
+    const db = couch.use(name);
+    const stored = await getOrUndefined(db, id);
+    if (!stored?._rev || typeof stored.content_hash !== 'string') continue;
+    try {
+      await db.destroy(id, stored._rev);
+      removed.push(`${key}/${id}`);
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 404 && !isConflict(error)) throw mapCouchError(error, `retire ${key}/${id}`);
+    }
+    cleaned.add(name);
+  }
+  for (const name of cleaned) {
+    await inStore(`clean up the view indexes of ${name}`, () => couch.request({ db: name, method: 'POST', path: '_view_cleanup' }));
+  }
+  return removed;
 }
 
 async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<string> {
@@ -105,11 +135,12 @@ async function recordStart(repo: NodeRepository): Promise<void> {
 export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
   const createdDatabases = await ensureDatabases(input.couch, input.names);
   const pushedDesignDocs = await pushDesignDocs(input.couch, input.names, input.designDocs);
+  const retiredDesignDocs = await retireDesignDocs(input.couch, input.names);
   const repo = new NodeRepository(input.couch, input.names);
   const nodeId = await seedNodeDocuments(input, repo);
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
   const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);
-  input.logger.info({ nodeId, createdDatabases, pushedDesignDocs }, 'bootstrap complete');
-  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs };
+  input.logger.info({ nodeId, createdDatabases, pushedDesignDocs, retiredDesignDocs }, 'bootstrap complete');
+  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs, retiredDesignDocs };
 }

@@ -86,11 +86,11 @@ export class DistributionRepository {
   }
 
   /**
-   * Spec "Distribution", source step 1: one row of the map-only live view (node-status design
-   * doc) answers it, however many tombstones or other documents the database holds.
+   * Spec "Distribution", source step 1: one row of the map-only live view (Basic Obtain's
+   * by_node_timestamp) answers it, however many tombstones or other documents the database holds.
    */
   async holdsResourceData(): Promise<boolean> {
-    const result = await inStore('read resource data', () => this.resources.view('node-status', 'live_by_node_timestamp', { limit: 1 }));
+    const result = await inStore('read resource data', () => this.resources.view('obtain', 'by_node_timestamp', { limit: 1 }));
     return result.rows.length > 0;
   }
 

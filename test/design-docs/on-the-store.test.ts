@@ -28,7 +28,7 @@ const FIXTURE = fixture<{ documents: Record<string, Doc> }>('documents/resource-
 const EXAMPLE_FILTER = fixture<Doc>('node-config/filter-description-example.json');
 
 /** Views whose rows are exactly the live documents (as in resource-rules-drift.test.ts). */
-const LIVE_VIEWS = ['node-status/live_by_node_timestamp', 'obtain/by_node_timestamp', 'obtain/by_resource_locator', 'slice/by_date', 'slice/by_identity', 'slice/by_tag'];
+const LIVE_VIEWS = ['obtain/by_node_timestamp', 'obtain/by_resource_locator', 'slice/by_date', 'slice/by_identity', 'slice/by_tag'];
 /** Views of every harvest record, valued 1 when the record is deleted. */
 const HARVEST_VIEWS = ['harvest/by_node_timestamp', 'harvest/by_resource_locator', 'oai-pmh/by_schema'];
 const FILTER = 'distribute/live_for_destination';

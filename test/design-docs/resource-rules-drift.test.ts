@@ -20,7 +20,6 @@ const names = (test: (doc: Doc) => boolean): string[] => STORED.filter(([, doc])
 
 /** Views whose rows are exactly the live documents (src/domain/resource-document.ts, isLive). */
 const LIVE_VIEWS = [
-  'resource_data/node-status/views/live_by_node_timestamp/map.js',
   'resource_data/obtain/views/by_node_timestamp/map.js',
   'resource_data/obtain/views/by_resource_locator/map.js',
   'resource_data/slice/views/by_date/map.js',

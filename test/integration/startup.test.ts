@@ -1,6 +1,7 @@
 /** Start-up on the suite's store: databases, design docs, seeding, restart with the same DATA_DIR (and so the same DB_PREFIX on CouchDB). */
 import { expect } from 'chai';
 import { startTestNode, getJson, currentStatus, tempDir } from '../support/node.js';
+import { retireDesignDocs } from '../../src/storage/bootstrap.js';
 
 describe('start-up', () => {
   const dataDir = tempDir();
@@ -11,10 +12,11 @@ describe('start-up', () => {
     try {
       const prefix = node.names.resourceData.slice(0, -'resource_data'.length); // DB_PREFIX: empty on the embedded store
       expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data'].map((name) => prefix + name));
-      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/node-status');
-      const ddoc = await node.couch.use(node.names.resourceData).get('_design/node-status') as unknown as { content_hash: string; views: Record<string, unknown> };
+      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/obtain');
+      const ddoc = await node.couch.use(node.names.resourceData).get('_design/obtain') as unknown as { content_hash: string; views: Record<string, unknown> };
       expect(ddoc.content_hash).to.match(/^[0-9a-f]{64}$/);
-      expect(ddoc.views).to.have.property('live_by_node_timestamp');
+      expect(ddoc.views).to.have.property('by_node_timestamp');
+      expect(node.bootstrap.retiredDesignDocs).to.deep.equal([]);
       const services = (await getJson(`${node.url}/services`)).body.services as { service_id: string }[];
       first = { nodeId: node.bootstrap.nodeId, serviceIds: services.map((s) => s.service_id).sort(), pubkey: await (await fetch(`${node.url}/pubkey`)).text() };
       await node.couch.use(node.names.resourceData).insert({ _id: 'kept', doc_type: 'resource_data', node_timestamp: '2024-01-01T00:00:00.000000Z' } as never);
@@ -48,6 +50,34 @@ describe('start-up', () => {
       const obtain = (body.services as { service_name: string; service_data: Record<string, unknown> }[]).find((s) => s.service_name === 'Basic Obtain');
       expect(obtain?.service_data).to.deep.equal({ doc_limit: 7, flow_control: false });
       expect((await getJson(`${node.url}/status`)).body.node_name).to.equal('Renamed');
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('deletes a design doc an earlier version pushed and this one retired, never an operator\'s own', async () => {
+    // What an earlier version left: node-status, marked with a content_hash as the node marks its own, with its index built.
+    const retired = { _id: '_design/node-status', language: 'javascript', content_hash: 'f'.repeat(64), views: { live_by_node_timestamp: { map: 'function (doc) { emit(doc.node_timestamp, null); }' } } };
+    let node = await startTestNode({ dataDir });
+    try {
+      const db = node.couch.use(node.names.resourceData);
+      await db.insert(retired as never);
+      expect((await db.view('node-status', 'live_by_node_timestamp')).total_rows).to.equal(1);
+    } finally {
+      await node.stop();
+    }
+    node = await startTestNode({ dataDir });
+    try {
+      const db = node.couch.use(node.names.resourceData);
+      expect(node.bootstrap.retiredDesignDocs).to.deep.equal(['resource_data/_design/node-status']);
+      expect(await db.get('_design/node-status').catch((error: { statusCode?: number }) => error.statusCode)).to.equal(404);
+      expect((await currentStatus(node.url)).doc_count).to.equal(1);
+      // A design doc of the same name without the node's mark is the operator's: kept.
+      const { content_hash: _mark, ...operators } = retired;
+      void _mark;
+      await db.insert(operators as never);
+      expect(await retireDesignDocs(node.couch, node.names)).to.deep.equal([]);
+      expect((await db.get('_design/node-status'))._id).to.equal('_design/node-status');
     } finally {
       await node.stop();
     }
