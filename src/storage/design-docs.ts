@@ -25,8 +25,10 @@ export interface DesignDocFile { db: DatabaseKey; doc: DesignDoc }
  * Design docs earlier versions of the node pushed and this one no longer has: deleted at start-up
  * (with a `_view_cleanup`, so their index files go too), but only when they carry a content_hash,
  * the mark of a design doc the node pushed itself, so an operator's own design doc of the same
- * name is left alone. CouchDB indexes each design doc in its own pass over the database, so one
- * left behind would keep costing disk, and an index pass whenever anything queries it.
+ * name is left alone. CouchDB indexes each design doc in its own pass over the database, and
+ * CouchDB 3's background indexer (ken, "Background Indexing" in its configuration docs) runs that
+ * pass after writes whether or not anything queries the design doc: one left behind would keep
+ * costing an index pass per write, and disk.
  */
 export const RETIRED_DESIGN_DOCS: readonly { db: DatabaseKey; id: string }[] = [
   // Its one view had the rows of obtain/by_node_timestamp (live documents by node_timestamp),
