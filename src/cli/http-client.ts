@@ -3,6 +3,7 @@
  * 429/502/503/504, honouring `Retry-After` (RFC 9110 10.2.3: seconds or an HTTP date), and
  * abortable so that Ctrl-C never waits for a sleeping retry.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { networkError, refusedError, usageError } from './errors.js';
 import { isRecord } from '../domain/is-record.js';
 
@@ -48,13 +49,13 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(new Interrupted()); return; }
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = (): void => { clearTimeout(timer); reject(new Interrupted()); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits `ms`; an abort of `signal` (Ctrl-C) ends the wait as Interrupted. */
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await wait(ms, undefined, signal ? { signal } : {});
+  } catch {
+    throw new Interrupted();
+  }
 }
 
 function describeNetworkError(error: unknown): string {

@@ -15,6 +15,7 @@
  * writes themselves. Nothing here is state another node process
  * needs: two processes warming the same store only ask it the same idempotent question.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { abortableRequest, type Couch } from './couch.js';
 import { seqNumber } from './index-state.js';
@@ -128,11 +129,13 @@ export class IndexWarmer implements WriteActivity {
     this.logger.debug({ db: this.db, ms: Date.now() - started }, 'indexes brought up to date');
   }
 
+  /**
+   * Waits `ms`, or less when the warmer stops. Node's promise timer removes its abort listener
+   * when it fires; a hand-made one that did not left one closure on the warmer's signal per poll
+   * (four a second: 2,700 after ten minutes of a node's life, and growing).
+   */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-    });
+    return wait(ms, undefined, { signal: this.abort.signal }).catch(() => undefined);
   }
 }
 

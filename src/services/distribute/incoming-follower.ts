@@ -9,6 +9,7 @@
  * back empty, one longpoll request (with `timeout`) waits for the next change. `seq` values are
  * opaque (CouchDB "Changes Feed"): only passed back as `since`.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { IncomingRepository } from '../../storage/distribution-incoming.js';
 import type { InboundReceiver } from './inbound-receiver.js';
@@ -16,10 +17,8 @@ import type { StoredDoc } from '../../storage/documents.js';
 
 export interface FollowerOptions { batchSize?: number; waitMs?: number; settleMs?: number }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
+/** Waits `ms`, or less when the follower stops; Node's promise timer leaves no listener on `signal` once it fires. */
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 
 export class IncomingFollower {
   private readonly abort = new AbortController();

@@ -1,0 +1,62 @@
+/**
+ * The node's long-lived loops (the index warmer, the follower of the incoming database) wait
+ * between polls on a signal that lives as long as the node. Each wait must take its abort
+ * listener back when it ends: a wait that left it there added one closure per poll for the life of
+ * the process (the index warmer polls four times a second: 2,700 listeners and a
+ * MaxListenersExceededWarning after ten minutes of a harvest over 1,000,000 documents).
+ * Both loops run against the real embedded store.
+ */
+import { getEventListeners } from 'node:events';
+import { expect } from 'chai';
+import pino from 'pino';
+import { startBareStore, type BareStore } from '../support/bare-store.js';
+import { connectCouch } from '../../src/storage/couch.js';
+import { databaseNames } from '../../src/storage/databases.js';
+import { IndexWarmer } from '../../src/storage/index-warmer.js';
+import { IncomingRepository } from '../../src/storage/distribution-incoming.js';
+import { IncomingFollower } from '../../src/services/distribute/incoming-follower.js';
+import type { InboundReceiver } from '../../src/services/distribute/inbound-receiver.js';
+
+const silent = pino({ level: 'silent' });
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The loop's own signal (private): the listeners are what is measured. */
+const listenersOn = (loop: object): number => getEventListeners((loop as unknown as { abort: AbortController }).abort.signal, 'abort').length;
+
+describe('background loops leave no abort listener behind', () => {
+  let store: BareStore;
+  const names = databaseNames('');
+  before(async () => {
+    store = await startBareStore('loops');
+    for (const db of [names.resourceData, names.incoming]) expect((await store.call('PUT', `/${db}`)).status).to.equal(201);
+  });
+  after(async () => store.stop());
+
+  const couch = (): ReturnType<typeof connectCouch> => {
+    const [user, password] = Buffer.from(store.authorization.slice('Basic '.length), 'base64').toString('utf8').split(':') as [string, string];
+    return connectCouch({ url: store.url, user, password });
+  };
+
+  it('the index warmer, after many polls of a quiet database', async () => {
+    // A view that does not exist: each pass fails and is retried at the next poll, and every poll waits.
+    const warmer = new IndexWarmer(couch(), names.resourceData, [{ ddoc: 'none', views: ['none'] }], silent, { pollMs: 2, quietMs: 1, maxLagMs: 60000 });
+    warmer.start();
+    try {
+      await pause(1500);
+      expect(listenersOn(warmer)).to.be.at.most(1);
+    } finally {
+      await warmer.stop();
+    }
+  });
+
+  it('the incoming follower, after many idle cycles', async () => {
+    const receiver = { flush: async () => undefined, receive: async () => ({ failed: [] }) } as unknown as InboundReceiver;
+    const follower = new IncomingFollower(new IncomingRepository(couch(), names), receiver, silent, { waitMs: 1, settleMs: 1 });
+    follower.start();
+    try {
+      await pause(1500);
+      expect(listenersOn(follower)).to.be.at.most(1);
+    } finally {
+      await follower.stop();
+    }
+  });
+});
