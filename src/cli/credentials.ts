@@ -13,8 +13,11 @@ export async function readStdin(): Promise<string> {
 // Ours: the one prompt library installed (prompts, dependency-cruiser's) draws its own symbols and colours around the prompt.
 export async function readHidden(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) throw usageError('no terminal to read the password from: use --password-stdin or LR_PASSWORD');
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: a password typed or pasted the moment the prompt appears
+  // would otherwise be echoed by the terminal (seen once in CI, where the test answers the prompt
+  // as soon as it reads it).
   process.stdin.setRawMode(true);
+  process.stderr.write(prompt);
   process.stdin.resume();
   let password = '';
   return new Promise((resolve, reject) => {
