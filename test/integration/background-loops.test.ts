@@ -18,9 +18,17 @@ import { IncomingFollower } from '../../src/services/distribute/incoming-followe
 import type { InboundReceiver } from '../../src/services/distribute/inbound-receiver.js';
 
 const silent = pino({ level: 'silent' });
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-/** The loop's own signal (private): the listeners are what is measured. */
-const listenersOn = (loop: object): number => getEventListeners((loop as unknown as { abort: AbortController }).abort.signal, 'abort').length;
+
+/** Runs a loop for 1.5 s, then counts the abort listeners on its own (private) signal. */
+async function listenersAfterRunning(loop: { start(): void; stop(): Promise<void> }): Promise<number> {
+  loop.start();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return getEventListeners((loop as unknown as { abort: AbortController }).abort.signal, 'abort').length;
+  } finally {
+    await loop.stop();
+  }
+}
 
 describe('background loops leave no abort listener behind', () => {
   let store: BareStore;
@@ -39,24 +47,12 @@ describe('background loops leave no abort listener behind', () => {
   it('the index warmer, after many polls of a quiet database', async () => {
     // A view that does not exist: each pass fails and is retried at the next poll, and every poll waits.
     const warmer = new IndexWarmer(couch(), names.resourceData, [{ ddoc: 'none', views: ['none'] }], silent, { pollMs: 2, quietMs: 1, maxLagMs: 60000 });
-    warmer.start();
-    try {
-      await pause(1500);
-      expect(listenersOn(warmer)).to.be.at.most(1);
-    } finally {
-      await warmer.stop();
-    }
+    expect(await listenersAfterRunning(warmer)).to.be.at.most(1);
   });
 
   it('the incoming follower, after many idle cycles', async () => {
     const receiver = { flush: async () => undefined, receive: async () => ({ failed: [] }) } as unknown as InboundReceiver;
     const follower = new IncomingFollower(new IncomingRepository(couch(), names), receiver, silent, { waitMs: 1, settleMs: 1 });
-    follower.start();
-    try {
-      await pause(1500);
-      expect(listenersOn(follower)).to.be.at.most(1);
-    } finally {
-      await follower.stop();
-    }
+    expect(await listenersAfterRunning(follower)).to.be.at.most(1);
   });
 });
