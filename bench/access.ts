@@ -26,7 +26,7 @@ try {
   process.stdout.write(`done; views built in ${round((Date.now() - indexStart) / 1000)} s\n`);
 
   const obtain = await followTokens((token) => `${node.url}/obtain${token ? `?resumption_token=${encodeURIComponent(token)}` : ''}`);
-  const obtainRaw = await rawViewPages(node, 'obtain', 'by_node_timestamp', PAGE, { descending: true });
+  const obtainRaw = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, { descending: true });
   if (obtain.count !== TOTAL || obtainRaw.count !== TOTAL) throw new Error(`obtain counts differ: ours ${obtain.count}, raw ${obtainRaw.count}, stored ${TOTAL}`);
   process.stdout.write(`obtain ALL: ${round(obtain.count / obtain.seconds)} docs/s; raw view read ${round(obtainRaw.count / obtainRaw.seconds)} docs/s\n`);
 

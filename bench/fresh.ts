@@ -26,7 +26,7 @@ const FIRST_PAGES = firstPages(schema);
 
 /** The same first reads, straight to the store (limit = one page, include_docs). */
 const RAW_FIRST_READS: [string, string, string, Record<string, unknown>][] = [
-  ['obtain', 'obtain', 'by_node_timestamp', { descending: true }],
+  ['obtain', 'harvest', 'by_node_timestamp', { descending: true }],
   ['slice', 'slice', 'by_tag', { startkey: ['topic-7'], endkey: ['topic-7', {}] }],
   ['JSON harvest', 'harvest', 'by_node_timestamp', {}],
   ['OAI-PMH ListRecords', 'oai-pmh', 'by_schema', { startkey: [schema], endkey: [schema, {}] }],

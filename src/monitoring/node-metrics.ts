@@ -58,7 +58,7 @@ export class NodeMetrics {
     this.gauges = {
       storeUp: new Gauge({ name: `${PREFIX}store_up`, help: '1 when CouchDB (or the embedded store) answered the last scrape, else 0', registers }),
       storeLatency: new Gauge({ name: `${PREFIX}store_response_seconds`, help: 'Time CouchDB took to answer GET / at the last scrape', registers }),
-      documentsStored: new Gauge({ name: `${PREFIX}documents_stored`, help: 'Live resource_data documents in the store (the obtain/by_node_timestamp view)', registers }),
+      documentsStored: new Gauge({ name: `${PREFIX}documents_stored`, help: 'Live resource_data documents in the store (the rows of the slice/by_date view)', registers }),
       incomingBacklog: new Gauge({ name: `${PREFIX}incoming_backlog_documents`, help: 'Documents in the incoming database waiting for inbound distribution', registers }),
       viewLag: new Gauge({ name: `${PREFIX}view_build_lag_changes`, help: 'Database changes not yet indexed by a design document\'s views (update_seq difference)', labelNames: ['database', 'design_doc'], registers }),
       lastRun: new Gauge({ name: `${PREFIX}distribution_last_run_timestamp_seconds`, help: 'Time of the last distribution run to a destination by any process (node_status)', labelNames: ['destination'], registers }),

@@ -31,9 +31,12 @@ export interface DesignDocFile { db: DatabaseKey; doc: DesignDoc }
  * costing an index pass per write, and disk.
  */
 export const RETIRED_DESIGN_DOCS: readonly { db: DatabaseKey; id: string }[] = [
-  // Its one view had the rows of obtain/by_node_timestamp (live documents by node_timestamp),
-  // which /status and distribution now read instead: one index pass fewer per write.
+  // Its one view had the live documents by node_timestamp, which /status reads from slice/by_date
+  // instead: one index pass fewer per write.
   { db: 'resource_data', id: '_design/node-status' },
+  // Its two views had the rows of harvest's two views with value 0 (the live documents), which
+  // Basic Obtain now reads instead (src/storage/obtain-repository.ts): one index pass fewer.
+  { db: 'resource_data', id: '_design/obtain' },
 ];
 
 const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'node', 'community', 'network', 'accounts'];

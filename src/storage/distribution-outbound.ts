@@ -86,12 +86,21 @@ export class DistributionRepository {
   }
 
   /**
-   * Spec "Distribution", source step 1: one row of the map-only live view (Basic Obtain's
-   * by_node_timestamp) answers it, however many tombstones or other documents the database holds.
+   * Spec "Distribution", source step 1: whether any live document is stored. Basic Harvest's
+   * by_node_timestamp has a row per harvestable document, value 0 for the live ones (the view
+   * Basic Obtain reads, and the index that keeps up best during a bulk publish); pages are read
+   * until a live row or the end, so tombstones and deleted documents never count.
    */
   async holdsResourceData(): Promise<boolean> {
-    const result = await inStore('read resource data', () => this.resources.view('obtain', 'by_node_timestamp', { limit: 1 }));
-    return result.rows.length > 0;
+    const page = 100;
+    let after: unknown;
+    for (;;) {
+      const range = after === undefined ? {} : { startkey: after, skip: 1 };
+      const result = await inStore('read resource data', () => this.resources.view<number>('harvest', 'by_node_timestamp', { ...range, limit: page }));
+      if (result.rows.some((row) => row.value === 0)) return true;
+      if (result.rows.length < page) return false;
+      after = result.rows[result.rows.length - 1]?.key;
+    }
   }
 
   /**

@@ -12,6 +12,8 @@ import { getOrUndefined } from './documents.js';
 
 /** A row of the obtain view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
 export interface ViewPosition { key: string; id: string }
+/** A page of storedPage: the live rows, the last row read (live or not) and how many were read. */
+export interface StoredPage { live: ViewPosition[]; last: ViewPosition | null; read: number }
 
 export interface DailyCountsDoc { _rev?: string; days: Record<string, number>; after: ViewPosition | null }
 
@@ -66,18 +68,25 @@ export class MonitoringRepository {
   }
 
   /**
-   * One page of the live documents by node_timestamp (obtain/by_node_timestamp, map only, key
-   * [node_timestamp, doc_ID]), without documents, after the row `after` (keyset: that key, skipped;
-   * the embedded store has no startkey_docid, hence the unique key) and stamped before `before`.
+   * One page of the documents by node_timestamp (Basic Harvest's by_node_timestamp, map only, key
+   * [node_timestamp, doc_ID], value 0 for the live ones), without documents, after the row `after`
+   * (keyset: that key, skipped; the embedded store has no startkey_docid, hence the unique key) and
+   * stamped before `before`. `live` are the live rows of the page; `last` the last row read, live
+   * or not, where the next page goes on; `read` the rows read (fewer than `limit`: the range ended).
    */
-  async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<ViewPosition[]> {
+  async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<StoredPage> {
     const range = after ? { startkey: [after.key, after.id], skip: 1 } : {};
-    const result = await inStore('read live documents', () =>
-      this.resources.view<null>('obtain', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
-    return result.rows.map((row) => {
+    const result = await inStore('read stored documents', () =>
+      this.resources.view<number>('harvest', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
+    const positions = result.rows.map((row) => {
       const [key, id] = row.key as unknown as [string, string];
-      return { key, id };
+      return { position: { key, id }, live: row.value === 0 };
     });
+    return {
+      live: positions.filter((row) => row.live).map((row) => row.position),
+      last: positions[positions.length - 1]?.position ?? null,
+      read: positions.length,
+    };
   }
 
   async dailyCounts(): Promise<DailyCountsDoc | undefined> {

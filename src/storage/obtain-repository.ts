@@ -1,4 +1,15 @@
-/** View reads for Basic Obtain (design doc `obtain`): keyset pages and lookups, plain objects out. */
+/**
+ * View reads for Basic Obtain: keyset pages and lookups, plain objects out.
+ *
+ * Obtain owns no design doc: it reads Basic Harvest's two views, whose rows are every harvestable
+ * document with the value 1 for the deleted ones (design-docs/resource_data/harvest), and keeps
+ * the rows with value 0, which are exactly the live documents (spec "Basic Obtain", rule 4;
+ * src/domain/resource-document.ts isLive; the drift test in test/design-docs keeps them equal).
+ * CouchDB indexes each design doc in its own pass over the database, and CouchDB 3 runs that pass
+ * after every write whether or not it is queried (ken): an obtain design doc of its own, with the
+ * same keys, was one more pass per write, and its first page after a bulk publish waited for it
+ * (RETIRED_DESIGN_DOCS in design-docs.ts).
+ */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
@@ -8,6 +19,9 @@ import type { ViewReader } from './view-reader.js';
 export type TimeKey = [string, string];
 export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
 
+/** The harvest views' value of a live document (1: deleted, a tombstone or a deletion document). */
+const LIVE = 0;
+
 export class ObtainRepository {
   private readonly db: DocumentScope<unknown>;
 
@@ -16,20 +30,32 @@ export class ObtainRepository {
   }
 
   /**
-   * Up to `limit` live documents, most recent first, strictly after `after` in that order. The
-   * cursor row itself is read again (startkey is inclusive; PouchDB has no startkey_docid) and
-   * dropped, which stays correct even when the cursor document has since gone.
+   * Up to `limit` live documents, most recent first, strictly after `after` in that order: as many
+   * as there are, however many deleted rows lie between them (read on until the page is full or
+   * the view ends). Each read takes the cursor row again (startkey is inclusive; PouchDB has no
+   * startkey_docid) and drops it, which stays correct even when the cursor document has since gone.
    */
   async newestFirst(limit: number, after: TimeKey | undefined, includeDocs: boolean): Promise<Row[]> {
-    const result = await this.views.readCurrent(this.db, 'read the obtain view', 'obtain', 'by_node_timestamp', {
-      descending: true, limit: limit + (after ? 1 : 0), include_docs: includeDocs, ...(after ? { startkey: after } : {}),
-    });
-    const rows = result.rows.map((row) => ({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) }));
-    // Only the cursor row is dropped; the rest keep the view's own collation order (CouchDB's ICU
-    // order may differ from JavaScript's string order among equal timestamps).
-    const first = rows[0];
-    const rest = after && first && first.key[0] === after[0] && first.key[1] === after[1] ? rows.slice(1) : rows;
-    return rest.slice(0, limit);
+    const live: Row[] = [];
+    let cursor = after;
+    for (;;) {
+      const wanted = limit - live.length;
+      const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_node_timestamp', {
+        descending: true, limit: wanted + (cursor ? 1 : 0), include_docs: includeDocs, ...(cursor ? { startkey: cursor } : {}),
+      });
+      const first = result.rows[0];
+      const firstKey = first?.key as unknown as TimeKey | undefined;
+      // Only the cursor row is dropped; the rest keep the view's own collation order (CouchDB's ICU
+      // order may differ from JavaScript's string order among equal timestamps).
+      const rows = cursor && firstKey && firstKey[0] === cursor[0] && firstKey[1] === cursor[1] ? result.rows.slice(1) : result.rows;
+      const read = rows.slice(0, wanted);
+      for (const row of read) {
+        if (row.value === LIVE) live.push({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) });
+      }
+      const last = read[read.length - 1];
+      if (live.length >= limit || read.length < wanted || !last) return live;
+      cursor = last.key as unknown as TimeKey;
+    }
   }
 
   /** The newest live key: the snapshot a token remembers to notice documents added between pages. */
@@ -41,10 +67,11 @@ export class ObtainRepository {
   async byResourceLocators(locators: string[]): Promise<Map<string, StoredDoc[]>> {
     const found = new Map<string, StoredDoc[]>();
     await Promise.all([...new Set(locators)].map(async (locator) => {
-      const result = await this.views.readCurrent(this.db, 'read the obtain view', 'obtain', 'by_resource_locator', {
+      const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
         startkey: [locator], endkey: [locator, {}], include_docs: true,
       });
-      if (result.rows.length > 0) found.set(locator, result.rows.map((row) => row.doc as unknown as StoredDoc));
+      const docs = result.rows.filter((row) => row.value === LIVE).map((row) => row.doc as unknown as StoredDoc);
+      if (docs.length > 0) found.set(locator, docs);
     }));
     return found;
   }

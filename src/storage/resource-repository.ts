@@ -9,7 +9,6 @@ import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
 
 /** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
 const INDEXED_VIEWS: readonly [string, string][] = [
-  ['obtain', 'by_node_timestamp'], ['obtain', 'by_resource_locator'],
   ['harvest', 'by_node_timestamp'], ['harvest', 'by_resource_locator'], ['oai-pmh', 'by_schema'],
   ['slice', 'by_date'], ['slice', 'by_identity'], ['slice', 'by_tag'],
 ];
@@ -49,10 +48,11 @@ export class ResourceRepository {
   /**
    * Live document count and earliest node_timestamp in one map-only view read: `total_rows` of a
    * map-only view needs no reduce (reduces cost time per row on the embedded store). The view is
-   * Basic Obtain's by_node_timestamp, whose rows are exactly the live documents (spec "Basic
-   * Obtain", rule 4) keyed [node_timestamp, doc_ID]: reading it costs no index of its own (a
-   * node-status design doc with the same rows was one more index pass per write; it is retired,
-   * RETIRED_DESIGN_DOCS in design-docs.ts). Never waits
+   * Slice's by_date, whose rows are exactly the live documents (spec "Basic Obtain", rule 4;
+   * isLive in src/domain/resource-document.ts), one each, keyed [node_timestamp, id_key]: reading
+   * it costs no index of its own (a node-status design doc with these rows, then Basic Obtain's
+   * own, each cost one more index pass per write; both are retired, RETIRED_DESIGN_DOCS in
+   * design-docs.ts). Never waits
    * for an index build: the rows as last indexed are read (bounded by `budget.staleMs`); when the
    * index is only a few changes behind (`budget.smallLag`) it is brought up to date first
    * (bounded by `budget.catchUpMs`), otherwise the last-indexed rows answer (`current: false`)
@@ -60,13 +60,13 @@ export class ResourceRepository {
    */
   async liveSummary(budget: { staleMs: number; catchUpMs: number; smallLag: number }): Promise<LiveSummary | undefined> {
     const read = (params: ViewParams, waitMs: number): Promise<ViewResult<null> | undefined> =>
-      this.views.read<null>(this.db, 'read live documents', 'obtain', 'by_node_timestamp', { limit: 1, ...params }, waitMs)
+      this.views.read<null>(this.db, 'read live documents', 'slice', 'by_date', { limit: 1, ...params }, waitMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
     const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
     if (!stale) return undefined;
     const checkedSeq = seqNumber(info.update_seq);
     const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
-      // nano types a row's key as a string; this view's keys are [node_timestamp, doc_ID].
+      // nano types a row's key as a string; this view's keys are [node_timestamp, id_key].
       const firstKey = result.rows[0]?.key as unknown as [string, string] | undefined;
       return { count: result.total_rows, earliest: firstKey ? String(firstKey[0]) : undefined, current, checkedSeq };
     };

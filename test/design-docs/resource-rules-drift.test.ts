@@ -20,8 +20,6 @@ const names = (test: (doc: Doc) => boolean): string[] => STORED.filter(([, doc])
 
 /** Views whose rows are exactly the live documents (src/domain/resource-document.ts, isLive). */
 const LIVE_VIEWS = [
-  'resource_data/obtain/views/by_node_timestamp/map.js',
-  'resource_data/obtain/views/by_resource_locator/map.js',
   'resource_data/slice/views/by_date/map.js',
   'resource_data/slice/views/by_identity/map.js',
   'resource_data/slice/views/by_tag/map.js',
@@ -66,6 +64,16 @@ describe('resource document rules: design-doc functions and src/domain/resource-
         for (const [, value] of rows) expect(value, `${id} is deleted`).to.equal(isDeleted(doc) ? 1 : 0);
       }
       expect(keyed.length).to.be.above(10);
+    });
+  }
+
+  // Basic Obtain and distribution read harvest's views and keep the rows valued 0 (src/storage/obtain-repository.ts).
+  for (const view of HARVEST_VIEWS.filter((file) => file.includes('/harvest/'))) {
+    it(`${view}: the rows valued 0 are exactly the live documents (what Basic Obtain reads)`, () => {
+      const map = mapFunction(view);
+      const locatorOnly = view.includes('by_resource_locator');
+      expect(names((doc) => map(doc).some(([, value]) => value === 0)))
+        .to.deep.equal(names((doc) => isLive(doc) && (!locatorOnly || typeof doc.resource_locator === 'string')));
     });
   }
 

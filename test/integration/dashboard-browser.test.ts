@@ -88,7 +88,7 @@ describe('/dashboard in a browser', function () {
     expect(await today.locator('th').textContent()).to.equal(new Date().toISOString().slice(0, 10));
     expect(await today.locator('td').textContent()).to.equal('7');
     const lagRows = await page.locator('#view-lag tbody tr').allTextContents();
-    expect(lagRows.some((row) => row.includes('obtain'))).to.equal(true);
+    expect(lagRows.some((row) => row.includes('harvest'))).to.equal(true);
 
     // Accessibility: the charts only repeat the tables and are hidden from assistive technology;
     // every table has header cells with a scope; the first Tab reaches the skip link.

@@ -55,7 +55,7 @@ describe('index warming: views caught up after a bulk publish, with no request',
       await addAccount(node, 'warm', 'warm-password-1');
       await publish(node, 100);
       await delay(3000);
-      expect(await staleViews(node)).to.include.members(['obtain/by_node_timestamp', 'slice/by_tag']);
+      expect(await staleViews(node)).to.include.members(['harvest/by_node_timestamp', 'slice/by_tag']);
     } finally {
       await node.stop();
     }

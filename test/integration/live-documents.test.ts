@@ -69,4 +69,17 @@ describe('live documents: one rule for /status, distribution, obtain, slice and 
     expect(headers.filter((header) => header.status === 'active').map((header) => header.identifier).sort()).to.deep.equal(LIVE);
     expect(headers.filter((header) => header.status === 'deleted').map((header) => header.identifier).sort()).to.deep.equal(NOT_LIVE);
   });
+
+  // Distribution step 1 reads harvest's view a page of 100 rows at a time and looks for a row
+  // valued 0 (src/storage/distribution-outbound.ts): live documents behind more than a page of
+  // deleted ones still count.
+  it('/distribute still finds live documents behind 250 older tombstones', async () => {
+    const tombstone = STATES.replaced as Doc;
+    await node.couch.use(node.names.resourceData).bulk({ docs: Array.from({ length: 250 }, (_, i) => ({
+      ...tombstone, _id: `t-${i}`, doc_ID: `t-${i}`, node_timestamp: `2023-01-01T00:00:00.${String(i).padStart(6, '0')}Z`,
+    })) });
+    const answer = await postJson(`${node.url}/distribute`, '', admin);
+    expect(answer.body).to.include({ OK: true });
+  });
 });
+

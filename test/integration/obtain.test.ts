@@ -197,3 +197,55 @@ describe('Basic Obtain ALL limits', () => {
     }
   });
 });
+
+// Obtain reads harvest's views and keeps the live rows (src/storage/obtain-repository.ts): runs
+// of deleted rows longer than a page, at the head and in the middle, must not shorten a page,
+// end the list early or show through.
+describe('Basic Obtain over runs of deleted documents', () => {
+  let node: TestNode;
+  let live: string[];
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { doc_limit: 25, id_limit: 30, flow_control: true } } } } });
+    const corpus = await loadStoredCorpus(node, 300);
+    const db = node.couch.use(node.names.resourceData);
+    const stored = (await db.fetch({ keys: corpus.map((doc) => String(doc._id)) })).rows.map((row) => (row as unknown as { doc: Doc }).doc);
+    const deleted = (i: number): boolean => (i >= 100 && i < 250) || i >= 285 || i % 7 === 0;
+    await db.bulk({ docs: stored.flatMap((doc, i): Doc[] => {
+      if (!deleted(i)) return [];
+      // The newest are tombstones, the middle run is marked by Basic Delete, the rest deletion documents.
+      if (i >= 285) return [{ _id: doc._id, _rev: doc._rev, doc_type: 'tombstone', doc_ID: doc._id, node_timestamp: doc.node_timestamp, replaced_by: { doc_ID: 'x' } }];
+      return [i % 7 === 0 ? { ...doc, payload_placement: 'none' } : { ...doc, node_deleted: '2024-01-01T00:00:00.000000Z' }];
+    }) as never[] });
+    live = corpus.map((doc) => String(doc._id)).filter((_, i) => !deleted(i)).reverse();
+  });
+  after(async () => node.stop());
+
+  async function pages(query: string, size: number): Promise<string[]> {
+    const seen: string[] = [];
+    let token: string | null | undefined;
+    do {
+      const { status, body } = await getJson(`${node.url}/obtain?${query}${token ? `&resumption_token=${encodeURIComponent(token)}` : ''}`);
+      expect(status, JSON.stringify(body)).to.equal(200);
+      const page = body as unknown as Page;
+      token = page.resumption_token;
+      // Every page but the last is full, however many deleted rows lie between its documents.
+      if (token) expect(page.documents).to.have.length(size);
+      seen.push(...page.documents.map((entry) => entry.doc_ID));
+    } while (token);
+    return seen;
+  }
+
+  it('pages hold doc_limit live documents each, every live document once, newest first', async () => {
+    expect(live).to.have.length.above(100);
+    expect(await pages('', 25)).to.deep.equal(live);
+  });
+
+  it('ids_only pages do the same by id_limit', async () => {
+    expect(await pages('ids_only=T', 30)).to.deep.equal(live);
+  });
+
+  it('/status counts the live documents only', async () => {
+    const { body } = await getJson(`${node.url}/status`);
+    expect(body.doc_count).to.equal(live.length);
+  });
+});

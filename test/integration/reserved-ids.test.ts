@@ -49,7 +49,7 @@ describe('reserved doc_IDs', () => {
 
   it('refuses a replaces entry naming a reserved id', async () => {
     const [doc] = nsdlDocs(1);
-    const { body } = await postJson(`${node.url}/publish`, { documents: [{ ...doc, doc_version: '0.49.0', replaces: ['_design/obtain'] }] }, AUTH);
+    const { body } = await postJson(`${node.url}/publish`, { documents: [{ ...doc, doc_version: '0.49.0', replaces: ['_design/harvest'] }] }, AUTH);
     const [result] = body.document_results as { OK: boolean; error?: string }[];
     expect(result?.OK).to.equal(false);
     expect(result?.error).to.match(/replaces must not name/);

@@ -12,8 +12,10 @@ describe('start-up', () => {
     try {
       const prefix = node.names.resourceData.slice(0, -'resource_data'.length); // DB_PREFIX: empty on the embedded store
       expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data'].map((name) => prefix + name));
-      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/obtain');
-      const ddoc = await node.couch.use(node.names.resourceData).get('_design/obtain') as unknown as { content_hash: string; views: Record<string, unknown> };
+      expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/harvest');
+      // Basic Obtain reads harvest's views: it has no design doc of its own (RETIRED_DESIGN_DOCS).
+      expect(node.bootstrap.pushedDesignDocs).to.not.include('resource_data/_design/obtain');
+      const ddoc = await node.couch.use(node.names.resourceData).get('_design/harvest') as unknown as { content_hash: string; views: Record<string, unknown> };
       expect(ddoc.content_hash).to.match(/^[0-9a-f]{64}$/);
       expect(ddoc.views).to.have.property('by_node_timestamp');
       expect(node.bootstrap.retiredDesignDocs).to.deep.equal([]);
@@ -56,22 +58,28 @@ describe('start-up', () => {
   });
 
   it('deletes a design doc an earlier version pushed and this one retired, never an operator\'s own', async () => {
-    // What an earlier version left: node-status, marked with a content_hash as the node marks its own, with its index built.
+    // What earlier versions left: node-status and obtain, marked with a content_hash as the node marks its own, with their indexes built.
     const retired = { _id: '_design/node-status', language: 'javascript', content_hash: 'f'.repeat(64), views: { live_by_node_timestamp: { map: 'function (doc) { emit(doc.node_timestamp, null); }' } } };
+    const obtain = { _id: '_design/obtain', language: 'javascript', content_hash: 'e'.repeat(64), views: { by_node_timestamp: { map: 'function (doc) { emit([doc.node_timestamp, doc._id], null); }' } } };
     let node = await startTestNode({ dataDir });
     try {
       const db = node.couch.use(node.names.resourceData);
-      await db.insert(retired as never);
+      await db.bulk({ docs: [retired, obtain] as never[] });
       expect((await db.view('node-status', 'live_by_node_timestamp')).total_rows).to.equal(1);
+      expect((await db.view('obtain', 'by_node_timestamp')).total_rows).to.equal(1);
     } finally {
       await node.stop();
     }
     node = await startTestNode({ dataDir });
     try {
       const db = node.couch.use(node.names.resourceData);
-      expect(node.bootstrap.retiredDesignDocs).to.deep.equal(['resource_data/_design/node-status']);
-      expect(await db.get('_design/node-status').catch((error: { statusCode?: number }) => error.statusCode)).to.equal(404);
+      expect(node.bootstrap.retiredDesignDocs).to.deep.equal(['resource_data/_design/node-status', 'resource_data/_design/obtain']);
+      for (const id of ['_design/node-status', '_design/obtain']) {
+        expect(await db.get(id).catch((error: { statusCode?: number }) => error.statusCode), id).to.equal(404);
+      }
       expect((await currentStatus(node.url)).doc_count).to.equal(1);
+      // Obtain ALL answers from harvest's view with the obtain design doc gone.
+      expect(((await getJson(`${node.url}/obtain`)).body.documents as { doc_ID: string }[]).map((entry) => entry.doc_ID)).to.deep.equal(['kept']);
       // A design doc of the same name without the node's mark is the operator's: kept.
       const { content_hash: _mark, ...operators } = retired;
       void _mark;

@@ -27,7 +27,7 @@ function rawDoc(i: number, extra: Doc = {}): Doc {
 const BOUND_MS = onCouchDB ? 250 : 100;
 const RAW_DOCS = 800;
 /** Views of the resource database, one of each design doc and the live count's. */
-const VIEWS: [string, string][] = [['obtain', 'by_node_timestamp'], ['harvest', 'by_node_timestamp'], ['oai-pmh', 'by_schema'], ['slice', 'by_tag']];
+const VIEWS: [string, string][] = [['harvest', 'by_node_timestamp'], ['oai-pmh', 'by_schema'], ['slice', 'by_tag'], ['slice', 'by_date']];
 const PUBLISHED = 300;
 
 describe('GET /status from cheap state', () => {

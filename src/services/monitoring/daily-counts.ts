@@ -3,9 +3,10 @@
  * its view `offset` is not a row position, so neither `_count` nor offsets count cheaply there).
  * Instead a counter document in CouchDB (`_local/lr-daily-stored`) holds the count per day of
  * node_timestamp and the view position counted up to; each read goes on from that position with
- * keyset pages of the map-only node_timestamp view of Basic Obtain ([node_timestamp, doc_ID],
- * live documents; built for obtain anyway, so no index of its own to maintain), so it costs the documents stored since the
- * last read, never the whole store. Rows younger than SETTLE_MS are counted but not saved: a
+ * keyset pages of Basic Harvest's map-only node_timestamp view ([node_timestamp, doc_ID], value 0
+ * for the live documents, which are the ones counted; built for harvest and obtain anyway, so no
+ * index of its own to maintain), so it costs the documents stored since the last read, never the
+ * whole store. Rows younger than SETTLE_MS are counted but not saved: a
  * batch stamped a moment ago may still be written (or written by another node process whose
  * clock is slightly behind), so the saved position stays behind them.
  *
@@ -56,11 +57,12 @@ export class DailyCounts {
     let last = after;
     let rows = 0;
     while (rows < maxRows) {
-      const page = await this.store.storedPage(last, before, Math.min(PAGE, maxRows - rows));
-      for (const row of page) perDay[row.key.slice(0, 10)] = (perDay[row.key.slice(0, 10)] ?? 0) + 1;
-      rows += page.length;
-      if (page.length > 0) last = page[page.length - 1] as ViewPosition;
-      if (page.length < PAGE) break;
+      const asked = Math.min(PAGE, maxRows - rows);
+      const page = await this.store.storedPage(last, before, asked);
+      for (const row of page.live) perDay[row.key.slice(0, 10)] = (perDay[row.key.slice(0, 10)] ?? 0) + 1;
+      rows += page.read;
+      last = page.last ?? last;
+      if (page.read < asked) break;
     }
     return { perDay, last, rows };
   }

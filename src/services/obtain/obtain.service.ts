@@ -1,7 +1,8 @@
 /**
  * Basic Obtain (spec "Basic Obtain" and "Flow-control states for obtain").
  *
- * ALL requests page through the `obtain/by_node_timestamp` view newest first, by keyset. With
+ * ALL requests page through the live rows of `harvest/by_node_timestamp` newest first, by keyset
+ * (src/storage/obtain-repository.ts: obtain has no design doc of its own). With
  * flow control a page is `doc_limit` (`id_limit` with ids_only) entries and a stateless token
  * continues it. The token remembers the newest key of the first page: when newer documents have
  * arrived since, the sequence is broken and the call is a flow control error (spec rule 7).

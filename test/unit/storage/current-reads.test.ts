@@ -77,9 +77,9 @@ describe('a page read from an index behind the database (current-reads)', () => 
     expect(ids(currentRows({ startkey: ['2026-10-01'], limit: 3 }, indexRows(older), [deletedElsewhere]))).to.deep.equal(['a', 'b', 'c']);
   });
 
-  it('reads descending pages (obtain, newest first): a new document heads page 1 and stays out of later pages', () => {
-    const newest = indexRows([...older].reverse(), 'obtain', 'by_node_timestamp');
-    const backlog = [change(resource('new', '2026-11-25T00:00:00.000Z'), 'obtain', 'by_node_timestamp')];
+  it('reads descending pages (obtain reads the harvest view newest first): a new document heads page 1 and stays out of later pages', () => {
+    const newest = indexRows([...older].reverse(), 'harvest', 'by_node_timestamp');
+    const backlog = [change(resource('new', '2026-11-25T00:00:00.000Z'), 'harvest', 'by_node_timestamp')];
     expect(ids(currentRows({ descending: true, limit: 3 }, newest, backlog))).to.deep.equal(['new', 'c', 'b']);
     expect(ids(currentRows({ descending: true, startkey: ['2026-11-10T00:00:00.000Z', 'x'], limit: 3 }, newest, backlog))).to.deep.equal(['c', 'b', 'a']);
   });
