@@ -24,6 +24,17 @@ export async function firstAnswer(url: string): Promise<{ ms: number; retries: n
   }
 }
 
+/**
+ * The first page of each service, all asked for at once the moment the publish ends, each timed
+ * from that moment: what users arriving together meet. Asked one after another, every service
+ * after the first would be timed from when the ones before it had answered, and its index would
+ * have been building all that time (sessions 7-11 printed such figures for JSON harvest and
+ * OAI-PMH, which came after obtain and slice).
+ */
+export async function firstAnswersAtOnce(base: string, pages: [string, string][]): Promise<{ name: string; ms: number; retries: number }[]> {
+  return Promise.all(pages.map(async ([name, path]) => ({ name, ...await firstAnswer(`${base}${path}`) })));
+}
+
 const TOKEN = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/;
 
 /** A whole OAI-PMH ListRecords in `prefix`, following tokens; the tokens are kept to replay pages. */
