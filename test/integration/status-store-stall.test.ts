@@ -50,11 +50,18 @@ describe('/status while the store does not answer', function () {
     const counters = (method: string, path: string): boolean => method === 'GET' && path === databasePath;
     try {
       proxy.slow(40, counters);
+      // The node waits up to 80 ms for counters after a current answer, 40 ms longer than they
+      // take here. The node, the proxy and this client share one event loop in the test process,
+      // where a pause of that length (a major GC late in the suite) is possible: one CI rehearsal
+      // saw call 0 late. Such a call is rightly not current; without the extra wait none is.
+      let current = 0;
       for (let call = 0; call < 8; call += 1) {
         const answer = await timedStatus();
-        expect(answer.body, `call ${call}`).to.include({ doc_count_current: true, views_current: true, doc_count: count });
+        expect(answer.body.doc_count, `call ${call}`).to.equal(count);
+        if (answer.body.doc_count_current === true && answer.body.views_current === true) current += 1;
         expect(answer.ms).to.be.below(1000);
       }
+      expect(current, 'calls answered current of 8').to.be.at.least(6);
       // A write, then counters later than the node waits for: the last counters predate the write,
       // so nothing in this answer is current (a5b2dea's rule said "current, 3 documents" here).
       proxy.slow(0, counters);
