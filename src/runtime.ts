@@ -106,7 +106,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
       couch, names, config: config.node, publicUrl, logger, designDocs,
-      generateKeys: generateNodeKeys,
+      generateKeys: generateNodeKeys, retireDesignDocs: settings.retireDesignDocs,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).

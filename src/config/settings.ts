@@ -31,6 +31,8 @@ export interface Settings {
   viewWaitMs: number;
   /** Whether the node keeps view indexes current as documents arrive (src/storage/index-warmer.ts). */
   indexWarming: boolean;
+  /** Whether start-up deletes the design docs earlier versions pushed and this one retired (off during a rolling upgrade). */
+  retireDesignDocs: boolean;
   /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
   signatureWorkers: number;
   /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
@@ -45,6 +47,11 @@ interface SettingSpec<K extends keyof Settings> {
   description: string;
   default: (partial: Partial<Settings>) => Settings[K];
   parse: (raw: string, env: string) => Settings[K];
+}
+
+function onOrOff(raw: string, env: string): boolean {
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(env, `must be on or off, got "${raw}"`);
+  return raw === 'on';
 }
 
 function parsePort(raw: string, env: string): number {
@@ -135,10 +142,8 @@ export const SETTINGS = [
   { key: 'viewWaitMs', env: 'VIEW_WAIT_MS', description: 'longest a request waits for a view index still being built, in milliseconds, before a 503 with Retry-After', default: () => 20000, parse: (raw, env) => {
     return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
   } },
-  { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: (raw, env) => {
-    if (raw !== 'on' && raw !== 'off') throw new ConfigError(env, `must be on or off, got "${raw}"`);
-    return raw === 'on';
-  } },
+  { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: onOrOff },
+  { key: 'retireDesignDocs', env: 'RETIRE_DESIGN_DOCS', description: 'delete at start-up the design docs an earlier version pushed and this one no longer has: on, or off while processes of the earlier version still serve the same CouchDB (a rolling upgrade), which still read them', default: () => true, parse: onOrOff },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
     return wholeNumber(raw, env, { max: MAX_SIGNATURE_WORKERS }, `0-${MAX_SIGNATURE_WORKERS}`);
   } },

@@ -26,6 +26,8 @@ export interface BootstrapInput {
   publicUrl: string;
   logger: Logger;
   generateKeys: (nodeName: string, nodeId: string) => Promise<NodeKeys>;
+  /** RETIRE_DESIGN_DOCS: delete retired design docs (true), or leave them and say so (a rolling upgrade). */
+  retireDesignDocs: boolean;
 }
 
 export interface BootstrapResult {
@@ -36,6 +38,8 @@ export interface BootstrapResult {
   pushedDesignDocs: string[];
   /** Design docs an earlier version pushed and this one deleted (RETIRED_DESIGN_DOCS). */
   retiredDesignDocs: string[];
+  /** Retired design docs left in place because RETIRE_DESIGN_DOCS is off. */
+  keptRetiredDesignDocs: string[];
 }
 
 const newId = (): string => randomUUID().replace(/-/g, '');
@@ -80,11 +84,8 @@ export async function pushDesignDocs(couch: Couch, names: DatabaseNames, files: 
 export async function retireDesignDocs(couch: Couch, names: DatabaseNames, retired = RETIRED_DESIGN_DOCS): Promise<string[]> {
   const removed: string[] = [];
   const cleaned = new Set<string>();
-  for (const { db: key, id } of retired) {
-    const name = databaseByKey(names, key);
+  for (const { key, id, name, stored } of await retiredDesignDocsStored(couch, names, retired)) {
     const db = couch.use(name);
-    const stored = await getOrUndefined(db, id);
-    if (!stored?._rev || typeof stored.content_hash !== 'string') continue;
     try {
       await db.destroy(id, stored._rev);
       removed.push(`${key}/${id}`);
@@ -98,6 +99,17 @@ export async function retireDesignDocs(couch: Couch, names: DatabaseNames, retir
     await inStore(`clean up the view indexes of ${name}`, () => couch.request({ db: name, method: 'POST', path: '_view_cleanup' }));
   }
   return removed;
+}
+
+/** The retired design docs the store holds with the node's mark (an operator's own of the same name is not listed). */
+async function retiredDesignDocsStored(couch: Couch, names: DatabaseNames, retired: typeof RETIRED_DESIGN_DOCS): Promise<{ key: string; id: string; name: string; stored: StoredDoc & { _rev: string } }[]> {
+  const found = [];
+  for (const { db: key, id } of retired) {
+    const name = databaseByKey(names, key);
+    const stored = await getOrUndefined(couch.use(name), id);
+    if (stored?._rev && typeof stored.content_hash === 'string') found.push({ key, id, name, stored: stored as StoredDoc & { _rev: string } });
+  }
+  return found;
 }
 
 async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<string> {
@@ -135,12 +147,18 @@ async function recordStart(repo: NodeRepository): Promise<void> {
 export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
   const createdDatabases = await ensureDatabases(input.couch, input.names);
   const pushedDesignDocs = await pushDesignDocs(input.couch, input.names, input.designDocs);
-  const retiredDesignDocs = await retireDesignDocs(input.couch, input.names);
+  // During a rolling upgrade, processes of the earlier version still read the retired design
+  // docs: RETIRE_DESIGN_DOCS=off leaves them until the last of those processes is gone.
+  const retiredDesignDocs = input.retireDesignDocs ? await retireDesignDocs(input.couch, input.names) : [];
+  const keptRetiredDesignDocs = input.retireDesignDocs ? [] : (await retiredDesignDocsStored(input.couch, input.names, RETIRED_DESIGN_DOCS)).map(({ key, id }) => `${key}/${id}`);
+  if (keptRetiredDesignDocs.length > 0) {
+    input.logger.warn({ keptRetiredDesignDocs }, 'retired design docs left in place (RETIRE_DESIGN_DOCS=off): CouchDB keeps indexing them after writes; start a process with RETIRE_DESIGN_DOCS=on once no earlier version serves this CouchDB');
+  }
   const repo = new NodeRepository(input.couch, input.names);
   const nodeId = await seedNodeDocuments(input, repo);
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
   const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);
   input.logger.info({ nodeId, createdDatabases, pushedDesignDocs, retiredDesignDocs }, 'bootstrap complete');
-  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs, retiredDesignDocs };
+  return { nodeId, tokenSecret: String(secrets.token_secret), createdDatabases, pushedDesignDocs, retiredDesignDocs, keptRetiredDesignDocs };
 }

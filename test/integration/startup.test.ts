@@ -57,7 +57,7 @@ describe('start-up', () => {
     }
   });
 
-  it('deletes a design doc an earlier version pushed and this one retired, never an operator\'s own', async () => {
+  it('deletes a design doc an earlier version pushed and this one retired (kept with RETIRE_DESIGN_DOCS=off), never an operator\'s own', async () => {
     // What earlier versions left: node-status and obtain, marked with a content_hash as the node marks its own, with their indexes built.
     const retired = { _id: '_design/node-status', language: 'javascript', content_hash: 'f'.repeat(64), views: { live_by_node_timestamp: { map: 'function (doc) { emit(doc.node_timestamp, null); }' } } };
     const obtain = { _id: '_design/obtain', language: 'javascript', content_hash: 'e'.repeat(64), views: { by_node_timestamp: { map: 'function (doc) { emit([doc.node_timestamp, doc._id], null); }' } } };
@@ -70,10 +70,22 @@ describe('start-up', () => {
     } finally {
       await node.stop();
     }
+    // A rolling upgrade: processes of the earlier version still read them, so RETIRE_DESIGN_DOCS=off keeps them (and says so).
+    node = await startTestNode({ dataDir, env: { RETIRE_DESIGN_DOCS: 'off' } });
+    try {
+      const db = node.couch.use(node.names.resourceData);
+      expect(node.bootstrap.retiredDesignDocs).to.deep.equal([]);
+      expect(node.bootstrap.keptRetiredDesignDocs).to.deep.equal(['resource_data/_design/node-status', 'resource_data/_design/obtain']);
+      expect((await db.view('obtain', 'by_node_timestamp')).total_rows).to.equal(1);
+      expect((await currentStatus(node.url)).doc_count).to.equal(1);
+    } finally {
+      await node.stop();
+    }
     node = await startTestNode({ dataDir });
     try {
       const db = node.couch.use(node.names.resourceData);
       expect(node.bootstrap.retiredDesignDocs).to.deep.equal(['resource_data/_design/node-status', 'resource_data/_design/obtain']);
+      expect(node.bootstrap.keptRetiredDesignDocs).to.deep.equal([]);
       for (const id of ['_design/node-status', '_design/obtain']) {
         expect(await db.get(id).catch((error: { statusCode?: number }) => error.statusCode), id).to.equal(404);
       }
@@ -89,6 +101,12 @@ describe('start-up', () => {
     } finally {
       await node.stop();
     }
+  });
+
+  it('refuses a RETIRE_DESIGN_DOCS that is not on or off, naming it', async () => {
+    const { loadSettings } = await import('../../src/config/settings.js');
+    expect(() => loadSettings({ RETIRE_DESIGN_DOCS: 'no' })).to.throw(/RETIRE_DESIGN_DOCS: must be on or off/);
+    expect(loadSettings({}).retireDesignDocs).to.equal(true);
   });
 
   it('advertises PUBLIC_URL in every service endpoint', async () => {
