@@ -10,7 +10,7 @@ import type { DatabaseNames } from './databases.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import { getOrUndefined } from './documents.js';
 
-/** A row of the obtain view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
+/** A row of the harvest by_node_timestamp view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
 export interface ViewPosition { key: string; id: string }
 /** A page of storedPage: the live rows, the last row read (live or not) and how many were read. */
 export interface StoredPage { live: ViewPosition[]; last: ViewPosition | null; read: number }
