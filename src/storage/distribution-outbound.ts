@@ -8,6 +8,7 @@ import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, reconcileDoc, type StoredDoc } from './documents.js';
 import { NODE_STATUS_ID, type NodeRepository } from './node-repository.js';
+import { isLiveRow } from './harvest-repository.js';
 
 /** Credentials for destinations' inbound endpoints: a `_local/` doc of the node DB (never replicated, listed or served). */
 export const DESTINATION_CREDENTIALS_ID = '_local/distribution_credentials';
@@ -97,7 +98,7 @@ export class DistributionRepository {
     for (;;) {
       const range = after === undefined ? {} : { startkey: after, skip: 1 };
       const result = await inStore('read resource data', () => this.resources.view<number>('harvest', 'by_node_timestamp', { ...range, limit: page }));
-      if (result.rows.some((row) => row.value === 0)) return true;
+      if (result.rows.some(isLiveRow)) return true;
       if (result.rows.length < page) return false;
       after = result.rows[result.rows.length - 1]?.key;
     }

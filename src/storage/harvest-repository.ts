@@ -18,6 +18,15 @@ export interface ViewRange { ddoc: 'harvest' | 'oai-pmh'; view: string; start: V
 
 type Db = ReturnType<Couch['use']>;
 
+/**
+ * The value of every row of the harvest and oai-pmh views (design-docs/resource_data/harvest):
+ * 1 for a deleted state (marked by Basic Delete, a deletion document, a tombstone), 0 for a live
+ * document (isLive in src/domain/resource-document.ts). Basic Obtain, distribution and the daily
+ * counts read harvest's views for the live rows: this is the one place that says which they are.
+ */
+export const isDeletedRow = (row: { value: unknown }): boolean => row.value === 1;
+export const isLiveRow = (row: { value: unknown }): boolean => row.value === 0;
+
 function sameKey(a: ViewKey, b: ViewKey): boolean {
   return a.length === b.length && a.every((part, index) => part === b[index]);
 }
@@ -39,7 +48,7 @@ export class HarvestRepository {
       limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs,
     });
     let rows: HarvestRow[] = result.rows.map((row) => ({
-      key: row.key as unknown as ViewKey, id: row.id, deleted: row.value === 1,
+      key: row.key as unknown as ViewKey, id: row.id, deleted: isDeletedRow(row),
       ...(includeDocs && row.doc ? { doc: row.doc as unknown as StoredDoc } : {}),
     }));
     const first = rows[0];

@@ -9,6 +9,7 @@ import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import { getOrUndefined } from './documents.js';
+import { isLiveRow } from './harvest-repository.js';
 
 /** A row of the harvest by_node_timestamp view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
 export interface ViewPosition { key: string; id: string }
@@ -80,7 +81,7 @@ export class MonitoringRepository {
       this.resources.view<number>('harvest', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
     const positions = result.rows.map((row) => {
       const [key, id] = row.key as unknown as [string, string];
-      return { position: { key, id }, live: row.value === 0 };
+      return { position: { key, id }, live: isLiveRow(row) };
     });
     return {
       live: positions.filter((row) => row.live).map((row) => row.position),

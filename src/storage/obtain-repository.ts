@@ -15,12 +15,10 @@ import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
 import type { ViewReader } from './view-reader.js';
+import { isLiveRow } from './harvest-repository.js';
 
 export type TimeKey = [string, string];
 export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
-
-/** The harvest views' value of a live document (1: deleted, a tombstone or a deletion document). */
-const LIVE = 0;
 
 export class ObtainRepository {
   private readonly db: DocumentScope<unknown>;
@@ -50,7 +48,7 @@ export class ObtainRepository {
       const rows = cursor && firstKey && firstKey[0] === cursor[0] && firstKey[1] === cursor[1] ? result.rows.slice(1) : result.rows;
       const read = rows.slice(0, wanted);
       for (const row of read) {
-        if (row.value === LIVE) live.push({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) });
+        if (isLiveRow(row)) live.push({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) });
       }
       const last = read[read.length - 1];
       if (live.length >= limit || read.length < wanted || !last) return live;
@@ -70,7 +68,7 @@ export class ObtainRepository {
       const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
         startkey: [locator], endkey: [locator, {}], include_docs: true,
       });
-      const docs = result.rows.filter((row) => row.value === LIVE).map((row) => row.doc as unknown as StoredDoc);
+      const docs = result.rows.filter(isLiveRow).map((row) => row.doc as unknown as StoredDoc);
       if (docs.length > 0) found.set(locator, docs);
     }));
     return found;
