@@ -19,7 +19,8 @@ import { SliceService } from './services/slice/slice.service.js';
 import { SliceRepository } from './storage/slice-repository.js';
 import { ViewReader } from './storage/view-reader.js';
 import { ViewMaps } from './storage/view-maps.js';
-import { IndexWarmer, warmTargets } from './storage/index-warmer.js';
+import { DEFAULT_WARMER_OPTIONS, IndexWarmer, warmTargets } from './storage/index-warmer.js';
+import { IndexPacer, StoreIndexLag } from './storage/index-pacer.js';
 import type { DesignDocFile } from './storage/design-docs.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
@@ -82,6 +83,9 @@ export interface DepsInput {
   store?: { readonly restartCount: number } | undefined;
 }
 
+/** How often a held publish asks the store how far its indexes trail (one probe shared by the held requests). */
+const PACING_PROBE_MS = 100;
+
 /** Limits for every URL fetched on behalf of a document (key locations, linked payloads). */
 const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 
@@ -89,7 +93,13 @@ export function buildDeps(input: DepsInput): Deps {
   const clock = input.clock ?? (() => new Date());
   const followed = { ...followNodeDocuments(input.couch, input.names, input.logger), accounts: new FollowedDocuments(input.couch, input.names.accounts, input.logger) };
   const nodes = new NodeRepository(input.couch, input.names, followed);
-  const warmer = new IndexWarmer(input.couch, input.names.resourceData, warmTargets(input.designDocs, 'resource_data'), input.logger);
+  const warmTargetList = warmTargets(input.designDocs, 'resource_data');
+  const maxIndexLag = input.config.settings.publishMaxIndexLag;
+  const warmer = new IndexWarmer(input.couch, input.names.resourceData, warmTargetList, input.logger, { ...DEFAULT_WARMER_OPTIONS, eager: maxIndexLag !== undefined });
+  const pacing = maxIndexLag === undefined ? undefined : new IndexPacer(
+    new StoreIndexLag(input.couch, input.names.resourceData, warmTargetList.map((target) => target.ddoc)),
+    { maxLag: maxIndexLag, maxWaitMs: input.config.settings.viewWaitMs, probeMs: PACING_PROBE_MS },
+  );
   const views = new ViewReader(input.config.settings.viewWaitMs, {
     maps: new ViewMaps(input.designDocs, 'resource_data'), activity: warmer,
     // Read at call time: the metrics are built below, and the first read comes after start-up.
@@ -107,7 +117,7 @@ export function buildDeps(input: DepsInput): Deps {
   const auth = new Authenticator(accounts);
   const gate = new Gate((header) => auth.identify(header));
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
-  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures);
+  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   return {
     logger: input.logger,

@@ -31,6 +31,11 @@ export interface Settings {
   viewWaitMs: number;
   /** Whether the node keeps view indexes current as documents arrive (src/storage/index-warmer.ts). */
   indexWarming: boolean;
+  /**
+   * The most documents the view indexes may trail the database by when a publish request is
+   * answered (src/storage/index-pacer.ts); undefined: publish answers never wait for the indexes.
+   */
+  publishMaxIndexLag: number | undefined;
   /** Whether start-up deletes the design docs earlier versions pushed and this one retired (off during a rolling upgrade). */
   retireDesignDocs: boolean;
   /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
@@ -143,6 +148,9 @@ export const SETTINGS = [
     return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
   } },
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: onOrOff },
+  { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: 'answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off', default: () => undefined, parse: (raw, env) => {
+    return raw === 'off' ? undefined : wholeNumber(raw, env, { min: 100 }, 'of documents, at least 100, or off');
+  } },
   { key: 'retireDesignDocs', env: 'RETIRE_DESIGN_DOCS', description: 'delete at start-up the design docs an earlier version pushed and this one no longer has: on, or off while processes of the earlier version still serve the same CouchDB (a rolling upgrade), which still read them', default: () => true, parse: onOrOff },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
     return wholeNumber(raw, env, { max: MAX_SIGNATURE_WORKERS }, `0-${MAX_SIGNATURE_WORKERS}`);
@@ -152,6 +160,13 @@ export const SETTINGS = [
   { key: 'oidcClientSecret', env: 'OIDC_CLIENT_SECRET', description: 'client secret of this node at the OpenID Connect provider', default: () => undefined, parse: text },
 ] as const satisfies readonly SettingSpec<keyof Settings>[];
 
+/** Held publishing waits for passes of the index warmer: without it nothing would bring the embedded store's indexes up. */
+function checkPacingHasWarming(settings: Settings): void {
+  if (settings.publishMaxIndexLag !== undefined && !settings.indexWarming) {
+    throw new ConfigError('PUBLISH_MAX_INDEX_LAG', 'needs INDEX_WARMING=on: the index warmer is what brings the indexes up to the writes');
+  }
+}
+
 /** Reads every setting from the environment; unset or empty values take their defaults, in table order. */
 export function loadSettings(env: NodeJS.ProcessEnv): Settings {
   const partial: Partial<Record<keyof Settings, unknown>> = {};
@@ -160,5 +175,6 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     partial[spec.key] = raw === undefined || raw === '' ? spec.default(partial as Partial<Settings>) : spec.parse(raw, spec.env);
   }
   checkOidcTogether(partial as unknown as Settings);
+  checkPacingHasWarming(partial as unknown as Settings);
   return partial as unknown as Settings;
 }

@@ -22,6 +22,8 @@ export class NodeMetrics {
   private readonly latency: Histogram<'service' | 'route' | 'method' | 'status'>;
   private readonly published: Counter;
   private readonly rejected: Counter<'reason'>;
+  private readonly paced: Counter<'outcome'>;
+  private readonly pacedSeconds: Counter;
   private readonly incoming: Counter<'outcome'>;
   private readonly incomingRejected: Counter<'reason'>;
   private readonly runs: Counter<'destination' | 'outcome'>;
@@ -46,6 +48,11 @@ export class NodeMetrics {
     });
     this.published = new Counter({ name: `${PREFIX}documents_published_total`, help: 'Documents stored by publish (/publish, /swordpub) in this process', registers });
     this.rejected = new Counter({ name: `${PREFIX}documents_rejected_total`, help: 'Documents refused by publish in this process, by reason', labelNames: ['reason'], registers });
+    this.paced = new Counter({
+      name: `${PREFIX}publish_paced_total`, labelNames: ['outcome'], registers,
+      help: 'Publish requests checked against PUBLISH_MAX_INDEX_LAG, by outcome: current (not held), caught_up (held until the indexes caught up), gave_up (held VIEW_WAIT_MS, then written), unknown (the store did not say)',
+    });
+    this.pacedSeconds = new Counter({ name: `${PREFIX}publish_paced_seconds_total`, help: 'Time publish requests were held for the view indexes (PUBLISH_MAX_INDEX_LAG)', registers });
     this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, rejected)', labelNames: ['outcome'], registers });
     this.incomingRejected = new Counter({ name: `${PREFIX}incoming_rejected_total`, help: 'Arrived documents refused by inbound distribution, by reason', labelNames: ['reason'], registers });
     this.runs = new Counter({ name: `${PREFIX}distribution_runs_total`, help: 'Distribution runs to a destination by this process, by outcome (ok, skipped, unreachable, failed)', labelNames: ['destination', 'outcome'], registers });
@@ -86,6 +93,12 @@ export class NodeMetrics {
       if (result.OK) this.published.inc();
       else this.rejected.inc({ reason: rejectionReason(result.error) });
     }
+  }
+
+  /** One publish request's admission by the index pacer (src/storage/index-pacer.ts). */
+  publishPaced(outcome: string, seconds: number): void {
+    this.paced.inc({ outcome });
+    this.pacedSeconds.inc(seconds);
   }
 
   incomingResults(result: IncomingOutcome): void {

@@ -49,6 +49,13 @@ export interface EnvelopeSigner {
   sign(doc: Record<string, unknown>, privateKey: string, passphrase: string | undefined, keyLocations: string[]): Promise<SignOutcome>;
 }
 
+/**
+ * Holds the answer to a batch that stored documents until the view indexes trail the database by
+ * no more than a limit (PUBLISH_MAX_INDEX_LAG, src/storage/index-pacer.ts); absent, it is never
+ * held. It resolves however far behind the indexes stay (bounded there): the documents are stored.
+ */
+export interface PublishPacing { withinLimit(): Promise<string> }
+
 /** One submitted document after the per-document checks (which run for the whole batch at once). */
 type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome };
 
@@ -71,6 +78,7 @@ export class PublishService {
     private readonly intake: DocumentIntake,
     private readonly metrics: NodeMetrics,
     private readonly signer: EnvelopeSigner,
+    private readonly pacing?: PublishPacing,
   ) {}
 
   /**
@@ -110,7 +118,16 @@ export class PublishService {
       nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.intake.publicUrl}/pubkey`, mode: 'publish',
     };
     context.keyBatch = this.intake.checks.keyBatch(documents, policy);
-    return this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
+    const response = await this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
+    if (this.pacing && options.dryRun !== true && response.document_results.some((result) => result.OK)) await this.paced(this.pacing);
+    return response;
+  }
+
+  /** The answer waits for the indexes (PublishPacing); the documents are stored already. */
+  private async paced(pacing: PublishPacing): Promise<void> {
+    const started = process.hrtime.bigint();
+    const outcome = await pacing.withinLimit();
+    this.metrics.publishPaced(outcome, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   private async processBatch(documents: unknown[], context: CheckContext, account: Account | undefined, nodeId: string, keys: NodeKeys, dryRun: boolean): Promise<PublishResponse> {

@@ -1,0 +1,65 @@
+/**
+ * The rule of src/storage/index-pacer.ts against a scripted lag source: a publish answer goes at
+ * once when the indexes trail by at most `maxLag`, waits while they trail further, goes anyway
+ * after `maxWaitMs`, and is never let go on a figure read before its documents were written.
+ */
+import { expect } from 'chai';
+import { IndexPacer, type IndexLagSource } from '../../../src/storage/index-pacer.js';
+
+/** Answers the scripted figures in turn (the last one from then on); counts the probes. */
+function scripted(...lags: (number | Error)[]): IndexLagSource & { probes: number } {
+  const source = {
+    probes: 0,
+    behind: async (): Promise<number> => {
+      const next = lags[Math.min(source.probes, lags.length - 1)] as number | Error;
+      source.probes += 1;
+      if (next instanceof Error) throw next;
+      return next;
+    },
+  };
+  return source;
+}
+
+const options = { maxLag: 1000, maxWaitMs: 2000, probeMs: 10 };
+
+describe('index pacer: publish answers held to the index rate', () => {
+  it('answers at once when the indexes trail by at most the limit', async () => {
+    const source = scripted(1000);
+    expect(await new IndexPacer(source, options).withinLimit()).to.equal('current');
+    expect(source.probes).to.equal(1);
+  });
+
+  it('holds the answer while they trail further, until they catch up', async () => {
+    const source = scripted(2000, 1500, 1001, 1000);
+    expect(await new IndexPacer(source, options).withinLimit()).to.equal('caught_up');
+    expect(source.probes).to.equal(4);
+  });
+
+  it('answers after maxWaitMs however far behind the indexes are', async () => {
+    const started = Date.now();
+    expect(await new IndexPacer(scripted(50000), { ...options, maxWaitMs: 150 }).withinLimit()).to.equal('gave_up');
+    const waited = Date.now() - started;
+    expect(waited).to.be.at.least(140).and.below(1000);
+  });
+
+  it('answers at once when the store does not say how far behind it is', async () => {
+    expect(await new IndexPacer(scripted(new Error('store down')), options).withinLimit()).to.equal('unknown');
+  });
+
+  it('never takes for a call a figure asked for before it', async () => {
+    const source = scripted(0, 1600, 0);
+    const pacer = new IndexPacer(source, options);
+    expect(await pacer.withinLimit()).to.equal('current');
+    // The first figure predates the writes made since: the next call asks again (1600) and is held.
+    expect(await pacer.withinLimit()).to.equal('caught_up');
+    expect(source.probes).to.equal(3);
+  });
+
+  it('shares one probe among the calls held meanwhile', async () => {
+    const source = scripted(2000, 2000, 0);
+    const pacer = new IndexPacer(source, options);
+    expect(await Promise.all([pacer.withinLimit(), pacer.withinLimit()])).to.deep.equal(['caught_up', 'caught_up']);
+    // One probe each when called, then the first awake asks for both.
+    expect(source.probes).to.equal(3);
+  });
+});
