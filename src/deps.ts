@@ -66,6 +66,8 @@ export interface Deps {
   signatures: SignaturePool;
   /** Keeps the resource_data indexes current (started by the runtime when INDEX_WARMING is on). */
   warmer: IndexWarmer;
+  /** Holds publish answers for the indexes (PUBLISH_MAX_INDEX_LAG); released when the node stops. */
+  pacing: IndexPacer | undefined;
 }
 
 export interface DepsInput {
@@ -143,5 +145,6 @@ export function buildDeps(input: DepsInput): Deps {
     followed: Object.values(followed),
     signatures,
     warmer,
+    pacing,
   };
 }

@@ -127,6 +127,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
         // Stop accepting, let in-flight requests finish (idle keep-alive sockets are closed now,
         // busy ones after their response), then stop the store.
         await deps.distribution.scheduler.stop();
+        deps.pacing?.release(); // held publish answers go now: their documents are stored
         monitoring?.server.close();
         monitoring?.server.closeAllConnections();
         await new Promise<void>((resolve) => {

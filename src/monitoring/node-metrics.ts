@@ -50,7 +50,7 @@ export class NodeMetrics {
     this.rejected = new Counter({ name: `${PREFIX}documents_rejected_total`, help: 'Documents refused by publish in this process, by reason', labelNames: ['reason'], registers });
     this.paced = new Counter({
       name: `${PREFIX}publish_paced_total`, labelNames: ['outcome'], registers,
-      help: 'Publish requests checked against PUBLISH_MAX_INDEX_LAG, by outcome: current (not held), caught_up (held until the indexes caught up), gave_up (held VIEW_WAIT_MS, then written), unknown (the store did not say)',
+      help: 'Publish requests checked against PUBLISH_MAX_INDEX_LAG, by outcome: current (not held), caught_up (held until the indexes caught up), gave_up (held VIEW_WAIT_MS, then answered), unknown (the store did not say), released (answered because the node stopped)',
     });
     this.pacedSeconds = new Counter({ name: `${PREFIX}publish_paced_seconds_total`, help: 'Time publish requests were held for the view indexes (PUBLISH_MAX_INDEX_LAG)', registers });
     this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, rejected)', labelNames: ['outcome'], registers });

@@ -38,7 +38,7 @@ export class StoreIndexLag implements IndexLagSource {
   }
 }
 
-export type Admission = 'current' | 'caught_up' | 'gave_up' | 'unknown';
+export type Admission = 'current' | 'caught_up' | 'gave_up' | 'unknown' | 'released';
 
 export interface IndexPacerOptions {
   /** Documents the least advanced index may trail by when a publish request is answered. */
@@ -52,6 +52,8 @@ export interface IndexPacerOptions {
 export class IndexPacer {
   /** The last probe and when it started (performance.now(), monotonic). */
   private probe: { started: number; lag: Promise<number> } | undefined;
+  /** Aborted when the node stops: nothing is held any more (release). */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly source: IndexLagSource, private readonly options: IndexPacerOptions) {}
 
@@ -59,6 +61,7 @@ export class IndexPacer {
    * Resolves when the indexes trail the database by at most `maxLag`: at once ('current'), after
    * a wait ('caught_up'), or after `maxWaitMs` however far they trail ('gave_up'). When the store
    * does not say ('unknown'), it resolves at once: pacing never turns a store error into one.
+   * Once the node stops, nothing is held ('released').
    */
   async withinLimit(): Promise<Admission> {
     const deadline = Date.now() + this.options.maxWaitMs;
@@ -66,6 +69,7 @@ export class IndexPacer {
     let since = performance.now();
     let held = false;
     for (;;) {
+      if (this.stopping.signal.aborted) return 'released';
       let lag: number;
       try {
         lag = await this.lagSince(since, deadline);
@@ -78,8 +82,17 @@ export class IndexPacer {
       held = true;
       // A probe any held request starts while this one sleeps serves this one too.
       since = performance.now();
-      await wait(Math.min(this.options.probeMs, left));
+      // Node's promise timer drops its abort listener when it fires: no listener piles up on the signal.
+      await wait(Math.min(this.options.probeMs, left), undefined, { signal: this.stopping.signal }).catch(() => undefined);
     }
+  }
+
+  /**
+   * Answers every held request now and holds none from here on: the node is stopping, and their
+   * documents are stored (runtime.ts calls it before it waits for the requests in flight).
+   */
+  release(): void {
+    this.stopping.abort();
   }
 
   /** A figure asked for at or after `since`: the one in flight or last read if it is that recent, else a new one. */

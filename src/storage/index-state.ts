@@ -2,7 +2,8 @@
  * How far a design doc's index is behind its database, read without building anything: CouchDB 3's
  * `GET /{db}/_design/{ddoc}/_info` (`view_index.updates_pending.total` on 3.5, else
  * `view_index.update_seq`; the embedded store answers it too, src/embedded/ddoc-info.ts).
- * Used by /status (resource-repository.ts) and /metrics (monitoring-repository.ts).
+ * Used by /status (resource-repository.ts), /metrics (monitoring-repository.ts) and paced
+ * publishing (index-pacer.ts).
  */
 import { abortableRequest, type Couch } from './couch.js';
 

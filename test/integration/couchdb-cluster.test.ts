@@ -68,6 +68,36 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
     expect(flickers, JSON.stringify(flickers.slice(0, 3))).to.deep.equal([]);
   });
 
+  it('paced publishing (PUBLISH_MAX_INDEX_LAG) from both processes at once: after each answer the indexes trail by at most the limit and the other\'s batch', async () => {
+    // Two more processes on one database set of their own, each talking to a different member.
+    const LIMIT = 100;
+    const BATCH = 150;
+    const env = (member: number): Record<string, string> => ({ COUCHDB_URL: cluster.memberUrl(member), DB_PREFIX: 'paced_', PUBLISH_MAX_INDEX_LAG: String(LIMIT) });
+    const paced = [await startTestNode({ dataDir: tempDir(), env: env(1) }), await startTestNode({ dataDir: tempDir(), env: env(2) })];
+    try {
+      await addAccount(paced[0] as TestNode, 'pacedpub', 'paced-publisher-1');
+      const pacedAuth = { authorization: basicAuth('pacedpub', 'paced-publisher-1') };
+      // The pending changes as CouchDB 3.5 counts them (the figure the node paces on, read here by hand).
+      const lag = async (node: TestNode): Promise<number> => Math.max(...await Promise.all(['harvest', 'oai-pmh', 'slice'].map(async (ddoc) =>
+        ((await node.couch.request({ db: node.names.resourceData, path: `_design/${ddoc}/_info` })) as { view_index: { updates_pending: { total: number } } }).view_index.updates_pending.total)));
+      const lags: number[] = [];
+      await Promise.all(paced.map(async (node, which) => {
+        for (let batch = 0; batch < 3; batch += 1) {
+          const documents = distinct(BATCH, `paced-${which}-${batch}`);
+          // The second process learns of the account from the accounts database's _changes feed (tens of ms).
+          let answer = await postJson(`${node.url}/publish`, { documents }, pacedAuth);
+          for (let retry = 0; answer.status === 401 && retry < 20; retry += 1) answer = await postJson(`${node.url}/publish`, { documents }, pacedAuth);
+          expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).to.equal(200);
+          expect((answer.body.document_results as { OK: boolean }[]).every((result) => result.OK)).to.equal(true);
+          lags.push(await lag(node));
+        }
+      }));
+      expect(Math.max(...lags), `lags after each answer: ${lags.join(', ')}`).to.be.at.most(LIMIT + BATCH);
+    } finally {
+      for (const node of paced) await node.stop();
+    }
+  });
+
   it('harvests across both processes with one token chain while a member stops, and publishing goes on', async () => {
     const published: string[] = [];
     for (let i = 0; i < COUNT; i += 500) {

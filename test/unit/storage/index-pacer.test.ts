@@ -62,4 +62,14 @@ describe('index pacer: publish answers held to the index rate', () => {
     // One probe each when called, then the first awake asks for both.
     expect(source.probes).to.equal(3);
   });
+
+  it('answers a held call at once when the node stops, and holds none after', async () => {
+    const pacer = new IndexPacer(scripted(50000), { ...options, maxWaitMs: 20000, probeMs: 1000 });
+    const started = Date.now();
+    const held = pacer.withinLimit();
+    setTimeout(() => pacer.release(), 50);
+    expect(await held).to.equal('released');
+    expect(Date.now() - started).to.be.below(500);
+    expect(await pacer.withinLimit()).to.equal('released');
+  });
 });
