@@ -15,6 +15,7 @@
  * nothing here is state another process needs. A request is held at most `maxWaitMs`, then
  * answered anyway (its documents are stored): a stalled index build never stops publishing.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as wait } from 'node:timers/promises';
 import { abortableRequest, type Couch } from './couch.js';
 import { designDocIndex, seqNumber } from './index-state.js';
@@ -55,7 +56,11 @@ export class IndexPacer {
   /** Aborted when the node stops: nothing is held any more (release). */
   private readonly stopping = new AbortController();
 
-  constructor(private readonly source: IndexLagSource, private readonly options: IndexPacerOptions) {}
+  constructor(private readonly source: IndexLagSource, private readonly options: IndexPacerOptions) {
+    // Every held request's sleep listens to this one signal, and each listener goes when its sleep
+    // ends: more than ten held at once (64 connections publishing) is no leak, so no warning.
+    setMaxListeners(0, this.stopping.signal);
+  }
 
   /**
    * Resolves when the indexes trail the database by at most `maxLag`: at once ('current'), after

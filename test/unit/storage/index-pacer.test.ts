@@ -72,4 +72,19 @@ describe('index pacer: publish answers held to the index rate', () => {
     expect(Date.now() - started).to.be.below(500);
     expect(await pacer.withinLimit()).to.equal('released');
   });
+
+  it('holds many calls at once without a listener warning (64 connections publishing)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => { warnings.push(warning); };
+    process.on('warning', onWarning);
+    try {
+      const pacer = new IndexPacer(scripted(...Array.from({ length: 40 }, () => 5000), 0), { ...options, probeMs: 5 });
+      const answers = await Promise.all(Array.from({ length: 40 }, () => pacer.withinLimit()));
+      expect(answers.every((answer) => answer === 'caught_up')).to.equal(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.message)).to.deep.equal([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
