@@ -132,7 +132,11 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
         monitoring?.server.closeAllConnections();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 10000);
-          server.close(() => { clearTimeout(force); resolve(); });
+          // A keep-alive connection whose request was in flight goes idle once answered; Node's
+          // close() only closed the connections idle when it was called, so close those as they
+          // come, or the process waits out the 10 s for every client that keeps its connection.
+          const idle = setInterval(() => server.closeIdleConnections(), 100);
+          server.close(() => { clearTimeout(force); clearInterval(idle); resolve(); });
           server.closeIdleConnections();
         });
         await deps.distribution.follower.stop();

@@ -90,6 +90,37 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
     }
   });
 
+  it('answers a held publish at once when the node stops (its documents are stored), and stops without waiting for the client\'s keep-alive connection', async function () {
+    // Nothing builds the embedded store's indexes once the warmer is stopped, so the answer stays
+    // held; CouchDB's own background indexer (ken) would catch up by itself.
+    if (onCouchDB) this.skip();
+    const node = await startTestNode({ env: { PUBLISH_MAX_INDEX_LAG: String(LIMIT), VIEW_WAIT_MS: '60000' } });
+    let stopped = false;
+    try {
+      await addAccount(node, 'paced', 'paced-password-1');
+      await node.deps.warmer.stop();
+      const corpus = nsdlDocs(100);
+      const documents = Array.from({ length: BATCH }, (_, i) => ({ ...corpus[i % corpus.length], resource_locator: `http://example.org/held/${i}` }));
+      const answer = postJson(`${node.url}/publish`, { documents }, { authorization: AUTH });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await storeLag(node), 'the publish should be held with the indexes behind').to.be.above(LIMIT);
+      const stopAt = Date.now();
+      const stopping = node.stop();
+      stopped = true;
+      const { status, body } = await answer;
+      const answeredAfter = Date.now() - stopAt;
+      expect(status).to.equal(200);
+      expect((body.document_results as { OK: boolean }[]).filter((result) => result.OK)).to.have.length(BATCH);
+      await stopping;
+      // Released at once, and the stop waits neither for the indexes nor for the client's
+      // keep-alive connection (the server gives requests in flight 10 s).
+      expect(answeredAfter).to.be.below(2000);
+      expect(Date.now() - stopAt).to.be.below(5000);
+    } finally {
+      if (!stopped) await node.stop();
+    }
+  });
+
   it('refuses a limit below 100, a word other than off, and a limit without the index warmer, naming the setting', () => {
     expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: 'off' }).publishMaxIndexLag).to.equal(undefined);
     expect(loadSettings({}).publishMaxIndexLag).to.equal(undefined);
