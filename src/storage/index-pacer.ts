@@ -18,7 +18,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as wait } from 'node:timers/promises';
 import { abortableRequest, type Couch } from './couch.js';
-import { designDocIndex, seqNumber } from './index-state.js';
+import { changesBehind, designDocIndex } from './index-state.js';
 
 /** How many database changes the least advanced index has still to process. */
 export interface IndexLagSource { behind(signal: AbortSignal): Promise<number> }
@@ -32,10 +32,7 @@ export class StoreIndexLag implements IndexLagSource {
       abortableRequest(this.couch, { db: this.db }, signal) as Promise<{ update_seq?: unknown }>,
       ...this.ddocs.map((ddoc) => designDocIndex(this.couch, this.db, `_design/${ddoc}`, signal)),
     ]);
-    const dbSeq = seqNumber(info.update_seq);
-    // CouchDB 3.5 counts the pending changes itself (a clustered sequence is no number to subtract);
-    // the embedded store and older CouchDB give the index's sequence.
-    return Math.max(0, ...indexes.map((index) => index.pending ?? dbSeq - seqNumber(index.updateSeq)));
+    return Math.max(0, ...indexes.map((index) => changesBehind(index, info.update_seq)));
   }
 }
 

@@ -25,3 +25,11 @@ export async function designDocIndex(couch: Couch, db: string, ddocId: string, s
   const pending = body.view_index?.updates_pending?.total;
   return { pending: typeof pending === 'number' ? pending : undefined, updateSeq: body.view_index?.update_seq };
 }
+
+/**
+ * Changes the index has still to process: CouchDB 3.5's own count where it gives one (a clustered
+ * sequence is no number to subtract), else the database's update_seq less the index's.
+ */
+export function changesBehind(index: DesignDocIndex | undefined, dbUpdateSeq: unknown): number {
+  return Math.max(0, index?.pending ?? seqNumber(dbUpdateSeq) - seqNumber(index?.updateSeq));
+}

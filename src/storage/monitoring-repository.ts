@@ -7,7 +7,7 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { designDocIndex, seqNumber } from './index-state.js';
+import { changesBehind, designDocIndex } from './index-state.js';
 import { getOrUndefined } from './documents.js';
 import { isLiveRow } from './harvest-repository.js';
 
@@ -60,9 +60,7 @@ export class MonitoringRepository {
       const withViews = ddocs.rows.filter((row) => Object.keys((row.doc as { views?: object } | undefined)?.views ?? {}).length > 0);
       const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () => designDocIndex(this.couch, database, row.id))));
       for (const [position, row] of withViews.entries()) {
-        const index = indexed[position];
-        const behind = index?.pending ?? seqNumber(info.update_seq) - seqNumber(index?.updateSeq);
-        lags.push({ database, designDoc: row.id.slice('_design/'.length), behind: Math.max(0, behind) });
+        lags.push({ database, designDoc: row.id.slice('_design/'.length), behind: changesBehind(indexed[position], info.update_seq) });
       }
     }
     return lags;
