@@ -10,11 +10,9 @@
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw requests on that CouchDB 3.x; the
  *   store's RSS is reported when BENCH_COUCHDB_PID names its VM (beam.smp) process.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews, storePid } from './support.js';
+import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews, storeEndpoint } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 100, pageEnv: 'BENCH_PAGE' });
@@ -48,7 +46,6 @@ const node = await startNodeProcess({
     oai_pmh: { service_data: { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE } },
   },
 }, couchdb, { MONITORING_PORT: '0' });
-const { dataDir } = node;
 
 /** How the node answered its range reads during writes so far (src/storage/current-reads.ts), from /metrics. */
 async function rangeReadAnswers(): Promise<Record<string, number>> {
@@ -61,19 +58,7 @@ async function rangeReadAnswers(): Promise<Record<string, number>> {
   }
   return counts;
 }
-/** The store the raw requests go to: the embedded store's loopback URL and admin, or the CouchDB of --couchdb. */
-function storeTarget(): { url: string; auth: string; pid: () => number | undefined } {
-  if (couchdb) {
-    const url = new URL(couchdb.url);
-    const auth = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-    url.username = ''; url.password = '';
-    return { url: url.href.replace(/\/$/, ''), auth, pid: () => storePid(node) };
-  }
-  const url = (JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')) as { url: string }).url;
-  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
-  return { url, auth: `Basic ${Buffer.from(`${admin.user}:${admin.password}`).toString('base64')}`, pid: () => storePid(node) };
-}
-const { url: storeUrl, auth: storeAuth, pid: storeProcess } = storeTarget();
+const { url: storeUrl, auth: storeAuth, pid: storeProcess } = storeEndpoint(node, couchdb);
 const RESOURCE_DATA = `/${node.names.resourceData}`;
 const templates = loadTemplates();
 let published = TOTAL;

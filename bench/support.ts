@@ -295,3 +295,16 @@ export function storePid(node: Pick<NodeProcess, 'pid' | 'embedded'>): number | 
     return undefined; // the node has stopped
   }
 }
+
+/** The store raw requests go to, past the node: the embedded store's loopback URL and admin (from the node's DATA_DIR), or the CouchDB of --couchdb. */
+export function storeEndpoint(node: NodeProcess, couchdb: BenchStore | undefined): { url: string; auth: string; pid: () => number | undefined } {
+  if (couchdb) {
+    const url = new URL(couchdb.url);
+    const auth = basicAuthHeader(decodeURIComponent(url.username), decodeURIComponent(url.password));
+    url.username = ''; url.password = '';
+    return { url: url.href.replace(/\/$/, ''), auth, pid: () => storePid(node) };
+  }
+  const { url } = JSON.parse(fs.readFileSync(path.join(node.dataDir, 'embedded-store.json'), 'utf8')) as { url: string };
+  const admin = JSON.parse(fs.readFileSync(path.join(node.dataDir, 'embedded-admin.json'), 'utf8')) as { user: string; password: string };
+  return { url, auth: basicAuthHeader(admin.user, admin.password), pid: () => storePid(node) };
+}

@@ -5,6 +5,7 @@ import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { responseCompression } from './http/compression.js';
+import { serialiseJsonOnce } from './http/json-once.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
 import { publishRoutes } from './services/publish/publish.routes.js';
 import { swordRoutes } from './services/sword/sword.routes.js';
@@ -26,6 +27,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.use(requestContext(deps.logger));
   app.use(requestMetrics(deps.monitoring.metrics));
   app.use(responseCompression(INBOUND_PATH));
+  app.use(serialiseJsonOnce()); // inside compression: it and koa read the text, not the object
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.
   app.use(inboundProxy(deps.distribution.forwarder, deps.distribution.receiver, deps.gate));
