@@ -1,4 +1,5 @@
 /** Small typed helpers over one nano database: read-or-undefined, reconcile, _local documents. */
+import { isDeepStrictEqual } from 'node:util';
 import type { DocumentScope } from 'nano';
 import { inStore, isConflict, isNotFound, mapCouchError } from './couch.js';
 
@@ -13,14 +14,22 @@ export async function getOrUndefined<T extends StoredDoc>(db: DocumentScope<unkn
   }
 }
 
-function withoutRev(doc: StoredDoc): string {
+function withoutRev(doc: StoredDoc): Record<string, unknown> {
   const { _rev, ...rest } = doc;
   void _rev;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return rest;
 }
 
+/**
+ * Equal content at every depth, whatever the key order (the store may answer keys in another
+ * order than they were written). A comparison that serialised the documents with their sorted
+ * top-level key names as JSON.stringify's allow-list dropped every nested key, since the list
+ * applies at each depth: a CONFIG change inside `node_policy` or a `service_data` was never written.
+ */
 function sameContent(a: StoredDoc, b: StoredDoc): boolean {
-  return withoutRev(a) === withoutRev(b);
+  // As stored: JSON drops a key whose value is undefined, which a built document may hold.
+  const stored = (doc: StoredDoc): unknown => JSON.parse(JSON.stringify(withoutRev(doc)));
+  return isDeepStrictEqual(stored(a), stored(b));
 }
 
 /**

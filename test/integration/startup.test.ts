@@ -57,6 +57,27 @@ describe('start-up', () => {
     }
   });
 
+  it('applies a change found only inside a description (node_policy, service_data) at the next start', async () => {
+    // Each change below leaves every top-level field of its document as it was: the comparison
+    // that decided whether to write once serialised only the top-level key names and missed them.
+    const changed = async (policy: string, docLimit: number): Promise<void> => {
+      const node = await startTestNode({ dataDir, nodeConfig: { node: { node_name: 'Renamed' }, policy: { deleted_data_policy: policy }, services: { obtain: { service_data: { doc_limit: docLimit, flow_control: false } } } } });
+      try {
+        const description = (await getJson(`${node.url}/description`)).body as { node_policy: { deleted_data_policy: string } };
+        expect(description.node_policy.deleted_data_policy).to.equal(policy);
+        const identify = await (await fetch(`${node.url}/OAI-PMH?verb=Identify`)).text();
+        expect(identify).to.contain(`<deletedRecord>${policy}</deletedRecord>`);
+        const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: Record<string, unknown> }[];
+        expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.deep.equal({ doc_limit: docLimit, flow_control: false });
+      } finally {
+        await node.stop();
+      }
+    };
+    await changed('no', 7);
+    await changed('persistent', 8);
+    await changed('no', 7);
+  });
+
   it('deletes a design doc an earlier version pushed and this one retired (kept with RETIRE_DESIGN_DOCS=off), never an operator\'s own', async () => {
     // What earlier versions left: node-status and obtain, marked with a content_hash as the node marks its own, with their indexes built.
     const retired = { _id: '_design/node-status', language: 'javascript', content_hash: 'f'.repeat(64), views: { live_by_node_timestamp: { map: 'function (doc) { emit(doc.node_timestamp, null); }' } } };
