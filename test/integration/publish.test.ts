@@ -60,11 +60,22 @@ describe('POST /publish', () => {
       expect((await stored(node, results[0]?.doc_ID as string))?.doc_ID).to.equal(results[0]?.doc_ID);
     });
 
-    it('the account becomes the submitter of an anonymous document', async () => {
+    it('the account becomes the submitter of a document that names none', async () => {
+      const docs = nsdlDocs(2).map((d, i) => ({ ...d, doc_ID: `unattributed-${i}`, identity: i === 0 ? { submitter_type: 'agent' } : { submitter_type: 'user', curator: 'A library' } }));
+      const { body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+      expect((body.document_results as { OK: boolean }[]).map((r) => r.OK)).to.deep.equal([true, true]);
+      expect((await stored(node, 'unattributed-0'))?.identity).to.deep.equal({ submitter_type: 'agent', submitter: 'alice' });
+      expect((await stored(node, 'unattributed-1'))?.identity).to.deep.equal({ submitter_type: 'user', curator: 'A library', submitter: 'alice' });
+    });
+
+    it('an anonymous document stays anonymous: the account is not named against its will', async () => {
       const [doc] = nsdlDocs(1).map((d) => ({ ...d, doc_ID: 'anon-1', identity: { submitter_type: 'anonymous', submitter: 'anonymous' } }));
       const { body } = await postJson(`${node.url}/publish`, { documents: [doc] }, AUTH);
       expect((body.document_results as { OK: boolean }[])[0]?.OK).to.equal(true);
-      expect((await stored(node, 'anon-1'))?.identity).to.deep.equal({ submitter_type: 'agent', submitter: 'alice' });
+      expect((await stored(node, 'anon-1'))?.identity).to.deep.equal({ submitter_type: 'anonymous', submitter: 'anonymous' });
+      // Its owner is still the account: it may delete it.
+      const deleted = await postJson(`${node.url}/delete`, { request_IDs: ['anon-1'] }, AUTH);
+      expect(deleted.body.document_results).to.deep.equal([{ doc_ID: 'anon-1', OK: true }]);
     });
 
     it('a bad document fails alone; the rest of the batch is stored, results stay aligned', async () => {
@@ -124,6 +135,23 @@ describe('POST /publish', () => {
       expect(response.status).to.equal(500);
       expect(response.body.error).to.match(/too large: the limit is 200000 bytes/);
     });
+  });
+});
+
+describe('POST /publish by an account on a node that refuses anonymous submissions', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { policy: { accept_anonymous: false } } });
+    await addAccount(node, 'alice', 'alice-password-1');
+  });
+  after(async () => node.stop());
+
+  it('anon submission rejected, although an account publishes it (spec "Processing order", step 3)', async () => {
+    const docs = nsdlDocs(2).map((d, i) => ({ ...d, doc_ID: `policy-anon-${i}`, identity: i === 0 ? { submitter_type: 'anonymous', submitter: 'anonymous' } : { submitter_type: 'agent' } }));
+    const { body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+    expect(body.document_results).to.deep.equal([{ doc_ID: 'policy-anon-0', OK: false, error: 'anon submission rejected' }, { doc_ID: 'policy-anon-1', OK: true }]);
+    expect(await stored(node, 'policy-anon-0')).to.equal(undefined);
+    expect((await stored(node, 'policy-anon-1'))?.identity).to.deep.equal({ submitter_type: 'agent', submitter: 'alice' });
   });
 });
 

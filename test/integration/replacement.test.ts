@@ -51,6 +51,20 @@ describe('signed publishing, replacement and deletion', () => {
     expect(results[0]).to.deep.equal({ doc_ID: 'signed-1', OK: true });
   });
 
+  it('a signed document is stored as it was signed, its identity too: the signature still verifies', async () => {
+    // The node once named the publishing account as the submitter of an anonymous or unattributed
+    // document, signed or not, and the stored copy no longer matched its signature.
+    // (A signed 0.49 document must name a submitter: one that names none is invalid, not filled in.)
+    for (const [docId, identity] of [['signed-anonymous', { submitter_type: 'anonymous', submitter: 'anonymous' }], ['signed-org', { submitter_type: 'agent', submitter: 'Some Org' }]] as const) {
+      const signed = await sign(doc049({ doc_ID: docId, identity }), signer);
+      const results = await publish([signed]);
+      expect(results, JSON.stringify(results)).to.deep.equal([{ doc_ID: docId, OK: true }]);
+      const saved = await stored(docId);
+      expect(saved.identity, docId).to.deep.equal(identity);
+      expect(await verifyEnvelopeSignature(saved, [signer.publicKeyArmored]), docId).to.include({ ok: true, fingerprint: signer.fingerprint });
+    }
+  });
+
   it('rejected signature: a tampered document', async () => {
     const signed = await sign(doc049({ doc_ID: 'tampered' }), signer);
     const results = await publish([{ ...signed, keys: ['changed after signing'] }]);

@@ -59,7 +59,7 @@ describe('SWORD 1.3 with Debian libatompub-perl (Atompub::Client)', function () 
   });
   after(async () => node?.stop());
 
-  const client = (env: Record<string, string>, doc: unknown = { ...nsdlDocs(1)[0], identity: { submitter_type: 'anonymous' } }) =>
+  const client = (env: Record<string, string>, doc: unknown = { ...nsdlDocs(1)[0], identity: { submitter_type: 'agent' } }) =>
     runPerl(CLIENT, { LR_URL: node.url, LR_DOC: JSON.stringify(doc), ...env });
 
   it('reads the service document and deposits a document: 201, Location, receipt', async () => {

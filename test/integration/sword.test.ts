@@ -7,7 +7,8 @@ import { fetchXml, NS, ERROR_URI, type XmlResponse } from '../support/atompub.js
 
 const ALICE = basicAuth('alice', 'alice-password-1');
 const OPS = basicAuth('ops', 'ops-password-1');
-const anonymous = (doc: Doc, extra: Doc = {}): Doc => ({ ...doc, identity: { submitter_type: 'anonymous' }, ...extra });
+/** A document that names no submitter: the depositing account (or the one deposited for) becomes it. */
+const unattributed = (doc: Doc, extra: Doc = {}): Doc => ({ ...doc, identity: { submitter_type: 'agent' }, ...extra });
 
 describe('SWORD 1.3', () => {
   let node: TestNode;
@@ -118,7 +119,7 @@ describe('SWORD 1.3', () => {
 
   describe('POST /swordpub', () => {
     it('deposits through the publish pipeline: 201, Location and an Atom deposit receipt', async () => {
-      const response = await deposit(anonymous(nsdlDocs(1)[0] as Doc), { 'user-agent': 'sword-test/1.0' });
+      const response = await deposit(unattributed(nsdlDocs(1)[0] as Doc), { 'user-agent': 'sword-test/1.0' });
       expect(response.status, response.text).to.equal(201);
       expect(response.headers.get('content-type')).to.match(/^application\/atom\+xml; ?type=entry/);
       const { xml } = response;
@@ -144,14 +145,14 @@ describe('SWORD 1.3', () => {
     });
 
     it('X-Verbose adds a sword:verboseDescription naming the Content-Disposition filename', async () => {
-      const { status, xml } = await deposit(anonymous(nsdlDocs(2)[1] as Doc), { 'x-verbose': 'true', 'content-disposition': 'attachment; filename=lr-doc.json' });
+      const { status, xml } = await deposit(unattributed(nsdlDocs(2)[1] as Doc), { 'x-verbose': 'true', 'content-disposition': 'attachment; filename=lr-doc.json' });
       expect(status).to.equal(201);
       const verbose = xml.text(NS.sword, 'verboseDescription') as string;
       expect(verbose).to.include('alice').and.include('lr-doc.json').and.include('Content-MD5 not supplied');
     });
 
     it('X-No-Op runs every check and stores nothing: 200, no Location, sword:noOp true', async () => {
-      const response = await deposit(anonymous(nsdlDocs(1)[0] as Doc, { doc_ID: 'sword-noop-1' }), { 'x-no-op': 'true' });
+      const response = await deposit(unattributed(nsdlDocs(1)[0] as Doc, { doc_ID: 'sword-noop-1' }), { 'x-no-op': 'true' });
       expect(response.status, response.text).to.equal(200);
       expect(response.headers.get('location')).to.equal(null);
       expect(response.xml.text(NS.sword, 'noOp')).to.equal('true');
@@ -164,7 +165,7 @@ describe('SWORD 1.3', () => {
     });
 
     it('accepts a matching Content-MD5 in hex or base64; a mismatch is 412 ErrorChecksumMismatch', async () => {
-      const body = (id: string): string => JSON.stringify(anonymous(nsdlDocs(1)[0] as Doc, { doc_ID: id }));
+      const body = (id: string): string => JSON.stringify(unattributed(nsdlDocs(1)[0] as Doc, { doc_ID: id }));
       const md5 = (text: string, encoding: 'hex' | 'base64'): string => createHash('md5').update(text).digest(encoding);
       expect((await deposit(body('sword-md5-hex'), { 'content-md5': md5(body('sword-md5-hex'), 'hex') })).status).to.equal(201);
       expect((await deposit(body('sword-md5-b64'), { 'content-md5': md5(body('sword-md5-b64'), 'base64') })).status).to.equal(201);
@@ -176,11 +177,11 @@ describe('SWORD 1.3', () => {
     it('only application/json: other content is 415 ErrorContent, packages too', async () => {
       expectError(await deposit(JSON.stringify(nsdlDocs(1)[0]), { 'content-type': 'application/zip' }), 415, 'ErrorContent');
       expectError(await deposit(JSON.stringify(nsdlDocs(1)[0]), { 'x-packaging': 'http://purl.org/net/sword-types/METSDSpaceSIP' }), 415, 'ErrorContent');
-      expect((await deposit(anonymous(nsdlDocs(1)[0] as Doc), { 'content-type': 'application/json; charset=utf-8' })).status).to.equal(201);
+      expect((await deposit(unattributed(nsdlDocs(1)[0] as Doc), { 'content-type': 'application/json; charset=utf-8' })).status).to.equal(201);
     });
 
     it('a body over publish msg_size_limit is 413 MaxUploadSizeExceeded', async () => {
-      const big = anonymous(nsdlDocs(1)[0] as Doc, { resource_data: 'x'.repeat(30000) });
+      const big = unattributed(nsdlDocs(1)[0] as Doc, { resource_data: 'x'.repeat(30000) });
       expectError(await deposit(big), 413, 'MaxUploadSizeExceeded');
       // Without Content-Length (chunked), the limit is enforced while reading.
       const bytes = new TextEncoder().encode(JSON.stringify(big));
@@ -215,7 +216,7 @@ describe('SWORD 1.3', () => {
     it('mediated deposit: a network_admin on behalf of a publisher; others 412 / 401', async () => {
       expectError(await deposit(nsdlDocs(1)[0], { 'x-on-behalf-of': 'bob' }), 412, 'MediationNotAllowed');
       expectError(await deposit(nsdlDocs(1)[0], { authorization: OPS, 'x-on-behalf-of': 'ghost' }), 401, 'TargetOwnerUnknown');
-      const response = await deposit(anonymous(nsdlDocs(1)[0] as Doc, { doc_ID: 'sword-mediated' }), { authorization: OPS, 'x-on-behalf-of': 'bob', 'x-verbose': 'true' });
+      const response = await deposit(unattributed(nsdlDocs(1)[0] as Doc, { doc_ID: 'sword-mediated' }), { authorization: OPS, 'x-on-behalf-of': 'bob', 'x-verbose': 'true' });
       expect(response.status, response.text).to.equal(201);
       expect(response.xml.text(NS.atom, 'name', response.xml.all(NS.atom, 'author')[0])).to.equal('ops');
       expect(response.xml.text(NS.atom, 'name', response.xml.all(NS.atom, 'contributor')[0])).to.equal('bob');

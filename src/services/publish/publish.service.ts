@@ -236,14 +236,21 @@ export class PublishService {
     }
   }
 
-  /** An account publishing an anonymous document becomes its submitter (spec "Authentication", 2-3). */
+  /**
+   * An account publishing a document that names no submitter becomes its submitter (spec
+   * "Authentication", 2-3: every publisher has an account). What a document states is kept:
+   * - `submitter_type: "anonymous"` stays anonymous, so the node policy's anonymous check
+   *   (spec "Processing order", step 3) decides, and the publisher is not named against its will
+   *   (the account still owns the document, in a node-private field);
+   * - a signed document is never changed, since its signature covers its identity (LR-PGP.1.0).
+   */
   private asSubmitted(submitted: Record<string, unknown>, account: Account | undefined): Envelope {
     // A node-private field is the node's to set, never the publisher's (src/domain/ownership.ts).
     const raw = withoutNodePrivateFields(submitted);
     const identity = isRecord(raw.identity) ? { ...raw.identity } : undefined;
-    if (account && identity && (identity.submitter_type === 'anonymous' || !identity.submitter)) {
+    if (account && identity && !identity.submitter && identity.submitter_type !== 'anonymous' && raw.digital_signature === undefined) {
       identity.submitter = account.submitter;
-      identity.submitter_type = 'agent';
+      identity.submitter_type ??= 'agent';
       return { ...raw, identity };
     }
     return raw;

@@ -143,7 +143,7 @@ export class SwordService {
       `Authenticated as ${depositor.account.name}${depositor.mediated ? `, depositing on behalf of ${depositor.owner.name} (mediated deposit)` : ''}.`,
       `Received ${bytes} bytes of application/json${headers.filename ? ` (filename ${headers.filename})` : ''}; Content-MD5 ${headers.md5 ? 'verified' : 'not supplied'}.`,
       'Checks: validation, filters, terms of service, submitter, signature and size, as for POST /publish.',
-      headers.noOp ? `No-op: accepted as doc_ID ${docId}; nothing was stored.` : `Stored as doc_ID ${docId} with submitter ${depositor.owner.submitter}.`,
+      headers.noOp ? `No-op: accepted as doc_ID ${docId}; nothing was stored.` : `Stored as doc_ID ${docId}, owned by account ${depositor.owner.name}.`,
     ].join('\n');
   }
 }
