@@ -57,14 +57,6 @@ export function isDeleted(doc: Record<string, unknown>): boolean {
   return state === 'marked' || state === 'deletion' || state === 'tombstone';
 }
 
-/**
- * Already deleted for Basic Delete (spec "Basic Delete": `document already deleted`): marked or
- * tombstoned. A deletion document is a published document of its own and may be deleted.
- */
-export function isAlreadyDeleted(doc: Record<string, unknown>): boolean {
-  const state = resourceState(doc);
-  return state === 'marked' || state === 'tombstone';
-}
 
 /**
  * What distribution may send before any destination filter (spec "Rules common to publish and

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { mapFunction, filterFunction } from '../support/sandbox.js';
 import { fixture, type Doc } from '../support/documents.js';
 import {
-  isAlreadyDeleted, isDeleted, isDistributable, isHarvestable, isLive, publicForm, resourceState, withoutStoreFields,
+  isDeleted, isDistributable, isHarvestable, isLive, publicForm, resourceState, withoutStoreFields,
 } from '../../src/domain/resource-document.js';
 
 const STORED: [string, Doc][] = Object.entries(fixture<{ documents: Record<string, Doc> }>('documents/resource-states.json').documents)
@@ -41,7 +41,7 @@ describe('resource document rules: design-doc functions and src/domain/resource-
       'deletion-document', 'deletion-document-with-schema', 'live', 'live-linked', 'no-node-timestamp',
       'node-deleted-false', 'node-deleted-null', 'replacement',
     ]);
-    expect(names(isAlreadyDeleted)).to.deep.equal(['marked-deleted', 'marked-deleted-true', 'replaced', 'tombstone-deleted']);
+    expect(names(isDeleted)).to.deep.equal(['deletion-document', 'deletion-document-with-schema', 'marked-deleted', 'marked-deleted-true', 'replaced', 'tombstone-deleted']);
   });
 
   for (const view of LIVE_VIEWS) {

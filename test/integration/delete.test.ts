@@ -44,6 +44,16 @@ describe('POST /delete', () => {
       expect(body.document_results).to.deep.equal([{ doc_ID: 'del-0', OK: false, error: 'document already deleted' }]);
     });
 
+    it('document already deleted for a deletion document, which harvest reports as deleted', async () => {
+      // Stored as the replacement rules leave one (publishing it needs a signed chain: replacement.test.ts), owned by alice.
+      const deletion = { _id: 'del-deletion', doc_ID: 'del-deletion', doc_type: 'resource_data', doc_version: '0.49.0', resource_data_type: 'metadata', active: true, TOS: { submission_TOS: 'http://example.org/tos' }, identity: { submitter: 'alice', submitter_type: 'agent' }, payload_placement: 'none', replaces: ['del-gone'], node_publisher_account: 'alice', node_timestamp: '2024-01-01T00:00:00.000000Z' };
+      await node.couch.use(node.names.resourceData).insert(deletion as never);
+      const record = await fetch(`${node.url}/harvest/getrecord?request_ID=del-deletion&by_doc_ID=T`);
+      expect(((await record.json()) as { getrecord: { record: { header: { status: string } }[] } }).getrecord.record[0]?.header.status).to.equal('deleted');
+      const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-deletion'] }, ALICE);
+      expect(body.document_results).to.deep.equal([{ doc_ID: 'del-deletion', OK: false, error: 'document already deleted' }]);
+    });
+
     it('only the owner may delete', async () => {
       const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1'] }, BOB);
       expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: false, error: 'only the owner of a document may delete it' }]);

@@ -16,7 +16,7 @@ import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { isOwnedBy } from '../../domain/ownership.js';
 import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
 import { isRecord } from '../../domain/is-record.js';
-import { isAlreadyDeleted, resourceState } from '../../domain/resource-document.js';
+import { isDeleted, resourceState } from '../../domain/resource-document.js';
 
 export type DeleteAction = 'ignore' | 'mark' | 'delete' | 'purge';
 
@@ -37,7 +37,8 @@ export class DeleteService {
     for (const [index, id] of requested.entries()) {
       const doc = found.get(id);
       if (!doc || resourceState(doc) === 'other') { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
-      if (isAlreadyDeleted(doc) || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
+      // Already deleted (spec "Basic Delete"): marked, tombstoned, or a deletion document, as harvest reports them all.
+      if (isDeleted(doc) || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
       if (account && !isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
       seen.add(id);
       results.push({ doc_ID: id, OK: true });
