@@ -68,6 +68,10 @@ export function buildServiceDescription(entry: ServiceCatalogueEntry, config: No
   if (entry.key !== 'distribute') {
     const data = { ...deployment.service_data };
     if (entry.key === 'oai_pmh' && data.schemalocation === undefined) data.schemalocation = `${publicUrl}/schemas/OAI-PMH-LR.xsd`;
+    // Spec "Limits": an implementation MUST state any size limits in the service description. The
+    // largest document the node policy stores is one, for both publishing services; it is the policy's
+    // value that is enforced (document-checks.ts), so it is stated from there, never from service_data.
+    if (entry.key === 'publish' || entry.key === 'sword') data.max_document_size = config.policy.max_document_size;
     doc.service_data = data;
   }
   return doc;

@@ -59,7 +59,8 @@ describe('node-level endpoints', () => {
       }
       expect(ids.size).to.equal(services.length);
       const publish = services.find((s) => s.service_name === 'Basic Publish') as { service_data: Record<string, unknown> };
-      expect(publish.service_data).to.have.all.keys('doc_limit', 'msg_size_limit');
+      // Every size limit the node enforces is stated (spec "Limits"): per request, and per document from the node policy.
+      expect(publish.service_data).to.have.all.keys('doc_limit', 'msg_size_limit', 'max_document_size');
       const obtain = services.find((s) => s.service_name === 'Basic Obtain') as { service_data: Record<string, unknown> };
       expect(obtain.service_data).to.include.keys('doc_limit', 'id_limit', 'spec_kv_only', 'flow_control');
       const remove = services.find((s) => s.service_name === 'Basic Delete') as { service_data: Record<string, unknown> };

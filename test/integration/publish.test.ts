@@ -1,6 +1,6 @@
 /** POST /publish through HTTP against a real embedded store (spec "Publish"). */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, currentStatus, settled, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, getJson, currentStatus, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
@@ -188,6 +188,13 @@ describe('POST /publish under a strict node policy', () => {
     expect(await errorFor(unsigned)).to.equal('no signature');
   });
   it('too large', async () => { expect(await errorFor({ ...base(), resource_data: `<x>${'y'.repeat(5000)}</x>` })).to.equal('too large'); });
+
+  it('states the document size limit it enforces in the publishing services\' descriptions (spec "Limits")', async () => {
+    const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data?: Record<string, unknown> }[];
+    for (const name of ['Basic Publish', 'SWORD APP Publish V1.3']) {
+      expect(services.find((s) => s.service_name === name)?.service_data, name).to.include({ max_document_size: 4096 });
+    }
+  });
   it('an earlier check wins over a later one (filter before ToS)', async () => {
     expect(await errorFor({ ...base(), keys: ['Biology'], TOS: { submission_TOS: 'http://example.org/other-terms' } })).to.equal('rejected by filter');
   });
