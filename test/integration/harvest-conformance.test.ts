@@ -257,17 +257,33 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
   });
 
   describe('11. the getrecord request echo', () => {
-    it('echoes both flags in one type, the spec\'s T/F, whatever spelling was sent or defaulted', async () => {
+    it('echoes both flags in one type, the spec\'s T/F, whatever spelling was sent or defaulted: the lookup made', async () => {
       const [result] = await publish([plainDoc({ doc_ID: 'echo-1' })]);
       expect(result?.OK).to.equal(true);
       const byDoc = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1&by_doc_ID=true`);
-      expect(byDoc.body.request).to.include({ identifier: 'echo-1', by_doc_ID: 'T', by_resource_ID: 'T' });
+      // by_doc_ID true makes by_resource_ID false by default (both true is badArgument, rule 2).
+      expect(byDoc.body.request).to.include({ identifier: 'echo-1', by_doc_ID: 'T', by_resource_ID: 'F' });
       const spelled = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1&by_doc_ID=T&by_resource_ID=f`);
       expect(spelled.body.request).to.include({ by_doc_ID: 'T', by_resource_ID: 'F' });
       const posted = await postJson(`${node.url}/harvest/getrecord`, { request_ID: 'echo-1', by_doc_ID: true });
-      expect(posted.body.request).to.include({ by_doc_ID: 'T', by_resource_ID: 'T' });
+      expect(posted.body.request).to.include({ by_doc_ID: 'T', by_resource_ID: 'F' });
+      const sent = byDoc.body.request as { by_doc_ID: string; by_resource_ID: string };
+      const echoed = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1&by_doc_ID=${sent.by_doc_ID}&by_resource_ID=${sent.by_resource_ID}`);
+      expect(echoed.body.OK, 'the echoed request is one the node answers').to.equal(true);
       const defaults = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-1`);
       expect(defaults.body.request).to.include({ by_doc_ID: 'F', by_resource_ID: 'T' });
+    });
+
+    it('looks a doc_ID up as a resource locator only when a flag says so: no fallback to the doc_ID then', async () => {
+      const [result] = await publish([plainDoc({ doc_ID: 'echo-2' })]);
+      expect(result?.OK).to.equal(true);
+      // Neither flag: the locator, then the doc_ID (what a standard OAI-PMH harvester sends).
+      expect((await getJson(`${node.url}/harvest/getrecord?request_ID=echo-2`)).body.OK).to.equal(true);
+      for (const flags of ['by_doc_ID=F', 'by_resource_ID=T', 'by_doc_ID=F&by_resource_ID=T']) {
+        expect((await getJson(`${node.url}/harvest/getrecord?request_ID=echo-2&${flags}`)).body, flags).to.include({ OK: false, error: 'idDoesNotExist' });
+        const oai = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=echo-2&${flags}`)).text();
+        expect(oai, flags).to.contain('code="idDoesNotExist"');
+      }
     });
   });
   /** Stores documents as an older node version did (publish now refuses what they hold), after everything published so far. */

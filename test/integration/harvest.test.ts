@@ -169,9 +169,11 @@ describe('Basic Harvest (JSON)', () => {
       expect((await getJson(`${node.url}/harvest/getrecord?request_ID=${encodeURIComponent('http://example.org/gone')}`)).body.error).to.equal('idDoesNotExist');
     });
 
-    it('datestamps at day granularity; a from finer than the granularity is badArgument', async () => {
+    it('arguments at day granularity, record datestamps still at 1 second (spec); a from finer than the granularity is badArgument', async () => {
       const { body } = await getJson(`${node.url}/harvest/listidentifiers?from=2020-01-01&until=2020-01-01`);
-      expect(((body.listidentifiers as Json[])[0]?.header as Json).datestamp).to.equal('2020-01-01');
+      expect(((body.listidentifiers as Json[])[0]?.header as Json).datestamp).to.match(/^2020-01-01T\d{2}:\d{2}:\d{2}Z$/);
+      const records = (await getJson(`${node.url}/harvest/listrecords?from=2020-01-01&until=2020-01-01`)).body.listrecords as Json[];
+      expect(((records[0]?.record as Json).header as Json).datestamp).to.match(/^2020-01-01T\d{2}:\d{2}:\d{2}Z$/);
       expect((await getJson(`${node.url}/harvest/listidentifiers?from=2020-01-01T00:00:00Z`)).body.error).to.equal('badArgument');
       expect((await getJson(`${node.url}/harvest/identify`)).body.identify).to.include({ deletedRecord: 'no', granularity: 'YYYY-MM-DD', earliestDatestamp: '2020-01-01' });
     });

@@ -13,18 +13,28 @@ import type { HarvestService } from './harvest.service.js';
  * (`T`, `true`, JSON true) or defaulted, so both flags are echoed in one type; a value that is no
  * flag is echoed as sent (the answer is badArgument).
  */
-function echoFlag(args: HarvestArgs, name: string, fallback: boolean): string {
+function echoFlag(args: HarvestArgs, name: string, fallback: () => boolean): string {
   try {
-    return (flagArg(args, name) ?? fallback) ? 'T' : 'F';
+    return (flagArg(args, name) ?? fallback()) ? 'T' : 'F';
   } catch {
     return String(args[name]);
+  }
+}
+
+/** True when `by_doc_ID` was sent true: `by_resource_ID` then defaults to false (both true is badArgument). */
+function byDocIdSent(args: HarvestArgs): boolean {
+  try {
+    return flagArg(args, 'by_doc_ID') === true;
+  } catch {
+    return false;
   }
 }
 
 /** The arguments each verb echoes in `request` (spec path table: "request adds ..."). */
 function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
   if (verb === 'getrecord') {
-    return { identifier: args.request_ID ?? null, by_doc_ID: echoFlag(args, 'by_doc_ID', false), by_resource_ID: echoFlag(args, 'by_resource_ID', true) };
+    // The lookup that was made: by_resource_ID defaults to true unless by_doc_ID was sent true.
+    return { identifier: args.request_ID ?? null, by_doc_ID: echoFlag(args, 'by_doc_ID', () => false), by_resource_ID: echoFlag(args, 'by_resource_ID', () => !byDocIdSent(args)) };
   }
   if (verb === 'listrecords' || verb === 'listidentifiers') {
     return { from: args.from ?? null, until: args.until ?? null, ...(args.resumption_token !== undefined ? { resumption_token: args.resumption_token } : {}) };

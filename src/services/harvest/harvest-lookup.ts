@@ -1,8 +1,8 @@
 /**
  * Resolving a getrecord identifier (spec "Basic Harvest (JSON)", getrecord rules 3-4; "OAI-PMH
  * Harvest (XML)", GetRecord checks 4-5; "What the service does", 6: a request ID is a doc_ID
- * or a resource locator). `by_doc_ID` true: a doc_ID. `by_resource_ID` given true: a resource
- * locator, every document of it. Neither given (the defaults): a resource locator, and when none
+ * or a resource locator). `by_doc_ID` true: a doc_ID. Otherwise a resource locator, every document
+ * of it, when either flag was sent (`by_doc_ID=F` too). Neither given (the defaults): a resource locator, and when none
  * matches a doc_ID, because standard OAI-PMH harvesters send the identifier they were given by
  * ListIdentifiers (a doc_ID) without the extension flags.
  */
@@ -17,6 +17,7 @@ export async function resolveIdentifier(store: HarvestRepository, identifier: st
     && (showDeleted || !isDeleted(doc)) && (!earliestBound || String(doc.node_timestamp) >= earliestBound);
   if (flags.byDocId === true) return [await store.byDocId(identifier)].filter(visible);
   const byLocator = (await store.byResourceLocator(identifier)).filter(visible);
-  if (byLocator.length > 0 || flags.byResourceId === true) return byLocator;
+  // Either flag sent (by_doc_ID=F included) states the lookup: no fallback to the doc_ID.
+  if (byLocator.length > 0 || flags.byResourceId !== undefined || flags.byDocId !== undefined) return byLocator;
   return [await store.byDocId(identifier)].filter(visible);
 }

@@ -9,7 +9,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { TokenCodec } from '../../domain/resumption-token.js';
 import type { Clock } from '../../domain/timestamps.js';
 import type { ServiceSettings } from '../service-settings.js';
-import { checkDateRange, datestamp } from './harvest-dates.js';
+import { SECONDS, checkDateRange, datestamp } from './harvest-dates.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
 import { headerOf, headerOfDoc, type RecordHeader } from './harvest-records.js';
@@ -22,8 +22,16 @@ import { loadHarvestSettings, type HarvestSettings } from './harvest-settings.js
 type Body = Record<string, unknown>;
 interface JsonRecord { header: RecordHeader; resource_data?: Record<string, unknown> }
 
-function record(doc: StoredDoc, settings: HarvestSettings): JsonRecord {
-  const header = headerOfDoc(doc, settings.granularity);
+/**
+ * Basic Harvest's record datestamps are always at 1 second (spec "Basic Harvest (JSON)": the
+ * header's `datestamp` has "granularity 1 second"; Limits: "response datestamps are 1 second").
+ * The service's granularity governs the `from`/`until` a request may give, and Identify. OAI-PMH
+ * XML keeps its datestamps at Identify's granularity, as OAI-PMH 2.0 §3.3 requires.
+ */
+const RECORD_GRANULARITY = SECONDS;
+
+function record(doc: StoredDoc): JsonRecord {
+  const header = headerOfDoc(doc, RECORD_GRANULARITY);
   // A deleted document is reported by its header only: its data MUST NOT be returned (spec "States and transitions").
   return isDeleted(doc) ? { header } : { header, resource_data: publicForm(doc) };
 }
@@ -55,7 +63,7 @@ export class HarvestService {
     const settings = await this.load();
     const docs = await resolveIdentifier(this.store, identifier, { byDocId, byResourceId }, settings.deletedPolicy !== 'no', settings.earliestBound);
     if (docs.length === 0) throw new HarvestError('idDoesNotExist', `no document for ${identifier.slice(0, 200)}`);
-    return { getrecord: { record: docs.map((doc) => record(doc, settings)) } };
+    return { getrecord: { record: docs.map((doc) => record(doc)) } };
   }
 
   /** Listrecords and listidentifiers rules 1-6, one page per call. */
@@ -85,8 +93,8 @@ export class HarvestService {
     const page = await selectPage(this.store, state.selection, after, settings.pageSize, withDocs, settings.deletedPolicy !== 'no');
     if (page.rows.length === 0 && token === undefined) throw new HarvestError('noRecordsMatch', 'no document matches the request');
     const items = page.rows.map((row) => withDocs && row.doc
-      ? { record: record(row.doc, settings) }
-      : { header: headerOf(row.id, String(row.key[0]), row.deleted, settings.granularity) });
+      ? { record: record(row.doc) }
+      : { header: headerOf(row.id, String(row.key[0]), row.deleted, RECORD_GRANULARITY) });
     const body: Body = { [verb]: items };
     if (page.more && page.last) body.resumption_token = encodeContinuation(this.tokens, service, state, page.last, count + page.rows.length);
     else if (token !== undefined) body.resumption_token = null;
