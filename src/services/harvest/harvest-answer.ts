@@ -7,6 +7,7 @@
 import { responseDate } from './harvest-dates.js';
 import { HarvestError, flagArg, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
+import { WholeList, envelopeChunks } from './harvest-whole-list.js';
 
 /**
  * A flag in the spec's spelling of booleans (`T`/`F`, spec "Endpoints") whichever was sent
@@ -42,7 +43,7 @@ function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
   return {};
 }
 
-function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs): Promise<Record<string, unknown>> {
+function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs): Promise<Record<string, unknown> | WholeList> {
   switch (verb) {
     case 'getrecord': return service.getRecord(args);
     case 'listrecords':
@@ -53,16 +54,20 @@ function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs): Pro
   }
 }
 
+/** An answer as one JSON object, or as JSON text streamed (a whole list, harvest-whole-list.ts). */
+export type HarvestAnswer = { kind: 'object'; body: Record<string, unknown> } | { kind: 'stream'; chunks: AsyncGenerator<string> };
+
 /** `raw` gives the arguments (a query object or a JSON body); it may throw a HarvestError. */
-export async function answerHarvest(service: HarvestService, verb: HarvestVerb, httpRequest: string, raw: () => Promise<unknown>): Promise<Record<string, unknown>> {
+export async function answerHarvest(service: HarvestService, verb: HarvestVerb, httpRequest: string, raw: () => Promise<unknown>): Promise<HarvestAnswer> {
   const request: Record<string, unknown> = { verb, HTTP_request: httpRequest };
   try {
     const args = readArgs(verb, await raw());
     Object.assign(request, echo(verb, args));
     const result = await run(service, verb, args);
-    return { OK: true, responseDate: responseDate(service.now()), request, ...result };
+    if (result instanceof WholeList) return { kind: 'stream', chunks: envelopeChunks({ responseDate: responseDate(service.now()), request }, result) };
+    return { kind: 'object', body: { OK: true, responseDate: responseDate(service.now()), request, ...result } };
   } catch (error) {
     if (!(error instanceof HarvestError)) throw error;
-    return { OK: false, error: error.code, message: error.message, responseDate: responseDate(service.now()), request };
+    return { kind: 'object', body: { OK: false, error: error.code, message: error.message, responseDate: responseDate(service.now()), request } };
   }
 }

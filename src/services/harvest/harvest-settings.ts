@@ -15,6 +15,12 @@ export interface HarvestSettings {
   node: Record<string, unknown>;
   granularity: Granularity;
   pageSize: number;
+  /**
+   * `service_data.flow_control`: lists page by `pageSize` with resumption tokens, as the node's
+   * default description states; `false` (the spec's Basic Harvest: "flow control ... unsupported")
+   * answers each list whole, streamed. Absent counts as true, the node's long-standing behaviour.
+   */
+  flowControl: boolean;
   deletedPolicy: DeletedDataPolicy;
   /** `service_data.earliestDatestamp` as a node_timestamp lower bound: older documents are not harvestable. */
   earliestBound: string | undefined;
@@ -47,6 +53,7 @@ export async function loadHarvestSettings(settings: ServiceSettings, nodes: Node
     node,
     granularity: granularityOf(data?.granularity),
     pageSize: limit && limit > 0 ? Math.min(Math.floor(limit), MAX_PAGE) : DEFAULT_PAGE,
+    flowControl: data?.flow_control !== false,
     deletedPolicy: policy.deleted_data_policy ?? 'no',
     earliestBound: earliest ? lowerBound(earliest.value) : undefined,
     jsonPrefixes: jsonPrefixesOf(data),

@@ -5,21 +5,27 @@
  * OAI-PMH, where errors are part of a successful exchange); storage failures go to the JSON
  * error exit (503).
  */
+import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
 import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { HARVEST_VERBS, HarvestError, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
-import { answerHarvest } from './harvest-answer.js';
+import { answerHarvest, type HarvestAnswer } from './harvest-answer.js';
 
 /** The largest harvest request body (POST arguments), read before anything else. */
 const HARVEST_BODY_LIMIT = 1024 * 1024;
 
+/** A Basic Harvest answer as JSON: one object, or a whole list streamed as the client reads it (constant memory; the generator stops when the client goes). */
+export function sendHarvestAnswer(ctx: NodeContext, answer: HarvestAnswer): void {
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = answer.kind === 'object' ? answer.body : Readable.from(answer.chunks, { objectMode: false });
+}
+
 export function harvestRoutes(service: HarvestService, publicUrl: string): Router<NodeState> {
   const router = new Router<NodeState>();
   const handle = async (ctx: NodeContext, verb: HarvestVerb, raw: () => Promise<unknown>): Promise<void> => {
-    ctx.body = await answerHarvest(service, verb, `${publicUrl}${ctx.path}`, raw);
-    ctx.type = 'application/json; charset=utf-8';
+    sendHarvestAnswer(ctx, await answerHarvest(service, verb, `${publicUrl}${ctx.path}`, raw));
   };
   for (const verb of HARVEST_VERBS) {
     router.get(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => ctx.query));

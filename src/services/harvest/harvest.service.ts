@@ -2,7 +2,9 @@
  * Basic Harvest (spec "Basic Harvest (JSON)"): the six verbs as use cases returning the
  * verb-specific part of the response; protocol errors are thrown as HarvestError. Beyond the
  * spec, listrecords/listidentifiers page by `doc_limit` with stateless keyset resumption tokens
- * (`resumption_token`, null on the last page of a resumed list), like Basic Obtain.
+ * (`resumption_token`, null on the last page of a resumed list), like Basic Obtain, while the
+ * service description's `flow_control` is not false; with it false, as the spec has it, a list is
+ * answered whole (harvest-whole-list.ts).
  */
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -10,7 +12,7 @@ import type { TokenCodec } from '../../domain/resumption-token.js';
 import type { Clock } from '../../domain/timestamps.js';
 import type { ServiceSettings } from '../service-settings.js';
 import { SECONDS, checkDateRange, datestamp } from './harvest-dates.js';
-import type { HarvestRepository } from '../../storage/harvest-repository.js';
+import type { HarvestRepository, HarvestRow } from '../../storage/harvest-repository.js';
 import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
 import { headerOf, headerOfDoc, type RecordHeader } from './harvest-records.js';
 import { isDeleted, publicForm } from '../../domain/resource-document.js';
@@ -18,6 +20,7 @@ import { resolveIdentifier } from './harvest-lookup.js';
 import { earliestTimestamp, selectPage, selectionOf } from './harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from './harvest-paging.js';
 import { loadHarvestSettings, type HarvestSettings } from './harvest-settings.js';
+import { WHOLE_LIST_CHUNK, wholeList, type WholeList } from './harvest-whole-list.js';
 
 type Body = Record<string, unknown>;
 interface JsonRecord { header: RecordHeader; resource_data?: Record<string, unknown> }
@@ -66,14 +69,17 @@ export class HarvestService {
     return { getrecord: { record: docs.map((doc) => record(doc)) } };
   }
 
-  /** Listrecords and listidentifiers rules 1-6, one page per call. */
-  async list(verb: 'listrecords' | 'listidentifiers', args: HarvestArgs): Promise<Body> {
+  /** Listrecords and listidentifiers rules 1-6: one page per call, or the whole list without flow control. */
+  async list(verb: 'listrecords' | 'listidentifiers', args: HarvestArgs): Promise<Body | WholeList> {
     const settings = await this.load();
     const service = `harvest:${verb}`;
     const token = stringArg(args, 'resumption_token');
     let state: ListState;
     let after: unknown[] | undefined;
     let count = 0;
+    if (token !== undefined && !settings.flowControl) {
+      throw new HarvestError('badResumptionToken', 'this node does not support flow control (harvest service_data.flow_control is false): each list is answered whole');
+    }
     if (token !== undefined) {
       const continuation = decodeContinuation(this.tokens, service, token);
       if ('error' in continuation) throw new HarvestError('badResumptionToken', continuation.error);
@@ -90,11 +96,14 @@ export class HarvestService {
       state = { selection: selectionOf(dates.bounds, undefined, settings.earliestBound, this.clock()), args: { from, until } };
     }
     const withDocs = verb === 'listrecords';
-    const page = await selectPage(this.store, state.selection, after, settings.pageSize, withDocs, settings.deletedPolicy !== 'no');
+    const showDeleted = settings.deletedPolicy !== 'no';
+    const page = await selectPage(this.store, state.selection, after, settings.flowControl ? settings.pageSize : WHOLE_LIST_CHUNK, withDocs, showDeleted);
     if (page.rows.length === 0 && token === undefined) throw new HarvestError('noRecordsMatch', 'no document matches the request');
-    const items = page.rows.map((row) => withDocs && row.doc
+    const item = (row: HarvestRow): Body => (withDocs && row.doc
       ? { record: record(row.doc) }
       : { header: headerOf(row.id, String(row.key[0]), row.deleted, RECORD_GRANULARITY) });
+    if (!settings.flowControl) return wholeList(verb, this.store, state.selection, page, item, withDocs, showDeleted);
+    const items = page.rows.map(item);
     const body: Body = { [verb]: items };
     if (page.more && page.last) body.resumption_token = encodeContinuation(this.tokens, service, state, page.last, count + page.rows.length);
     else if (token !== undefined) body.resumption_token = null;

@@ -6,7 +6,7 @@
  * /listidentifiers (its page size, granularity and `resumption_token`), not XML.
  */
 import { peekPayload } from '../../domain/resumption-token.js';
-import { answerHarvest } from '../harvest/harvest-answer.js';
+import { answerHarvest, type HarvestAnswer } from '../harvest/harvest-answer.js';
 import { HarvestError, type HarvestVerb } from '../harvest/harvest-request.js';
 import type { HarvestService } from '../harvest/harvest.service.js';
 import type { OaiRequest } from './verbs.js';
@@ -24,7 +24,7 @@ export function isJsonRequest(request: OaiRequest, jsonPrefixes: string[]): bool
 }
 
 /** The Basic Harvest answer; `identifier` is the doc_ID or resource locator as GetRecord resolves it. */
-export function answerAsBasicHarvest(harvest: HarvestService, request: OaiRequest, identifier: string | undefined, baseURL: string): Promise<Record<string, unknown>> {
+export function answerAsBasicHarvest(harvest: HarvestService, request: OaiRequest, identifier: string | undefined, baseURL: string): Promise<HarvestAnswer> {
   const verb = HARVEST_VERB[request.verb] as HarvestVerb;
   const { args } = request;
   return answerHarvest(harvest, verb, baseURL, async () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext, NodeState } from '../../http/context.js';
+import { sendHarvestAnswer } from '../harvest/harvest.routes.js';
 import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
 import type { OaiPmhService } from './oai-pmh.service.js';
@@ -33,8 +34,7 @@ async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Pro
     ctx.status = 200;
     if (answered.kind === 'json') {
       // The JSON metadata prefix: Basic Harvest's JSON (src/services/oai-pmh/json-prefix.ts).
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = answered.body;
+      sendHarvestAnswer(ctx, answered.answer);
       return;
     }
     ctx.type = 'text/xml; charset=utf-8';

@@ -15,9 +15,10 @@ import { identify, listMetadataFormats, listSets } from './describe.js';
 import { docIdentifier, repositoryIdentifierOf, type OaiContext, type OaiDeps } from './oai-context.js';
 import type { HarvestService } from '../harvest/harvest.service.js';
 import { answerAsBasicHarvest, isJsonRequest } from './json-prefix.js';
+import type { HarvestAnswer } from '../harvest/harvest-answer.js';
 
 /** An XML response, or the JSON of Basic Harvest for the JSON metadata prefix (json-prefix.ts). */
-export type OaiAnswer = { kind: 'xml'; response: OaiResponse } | { kind: 'json'; body: Record<string, unknown> };
+export type OaiAnswer = { kind: 'xml'; response: OaiResponse } | { kind: 'json'; answer: HarvestAnswer };
 
 export class OaiPmhService {
   constructor(private readonly deps: OaiDeps, private readonly settings: ServiceSettings, private readonly nodes: NodeRepository, private readonly publicUrl: string, private readonly harvest: HarvestService) {}
@@ -54,7 +55,7 @@ export class OaiPmhService {
       request = parseOaiRequest(pairs);
       if (isJsonRequest(request, context.settings.jsonPrefixes)) {
         const identifier = request.args.identifier === undefined ? undefined : docIdentifier(request.args.identifier, context);
-        return { kind: 'json', body: await answerAsBasicHarvest(this.harvest, request, identifier, baseURL) };
+        return { kind: 'json', answer: await answerAsBasicHarvest(this.harvest, request, identifier, baseURL) };
       }
       body = await this.run(request, context);
     } catch (error) {
