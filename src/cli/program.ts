@@ -1,10 +1,11 @@
 /**
- * lr-node: the command line of operators (start, status, services, account, distribute),
+ * lr-node: the command line of operators (start, status, services, account, destination, distribute),
  * publishers (publish, verify) and harvesters (harvest), on commander.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/index.js';
 import type { AccountAction, AccountOptions } from './commands/account.js';
+import type { DestinationAction, DestinationOptions } from './commands/destination.js';
 import { distribute } from './commands/distribute.js';
 import { harvest } from './commands/harvest.js';
 import { services, status } from './commands/node-info.js';
@@ -18,6 +19,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './http-client.js';
 // `lr-node status` or `--help` starts quickly.
 const start = async (options: { sampleData: boolean }): Promise<void> => (await import('./commands/start.js')).start(options);
 const account = async (action: AccountAction, name: string | undefined, options: AccountOptions): Promise<void> => (await import('./commands/account.js')).account(action, name, options);
+const destination = async (action: DestinationAction, url: string | undefined, options: DestinationOptions): Promise<void> => (await import('./commands/destination.js')).destination(action, url, options);
 const publish = async (options: PublishOptions): Promise<ExitCode> => (await import('./commands/publish.js')).publish(options);
 const verify = async (options: VerifyOptions): Promise<ExitCode> => (await import('./commands/verify.js')).verify(options);
 
@@ -97,6 +99,16 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .action(run('account', (name: string) => account('disable', name, {})));
   accountCommand('enable', 'accept a disabled account again').argument('<name>')
     .action(run('account', (name: string) => account('enable', name, {})));
+
+  const destinations = program.command('destination').description('credentials this node presents to a destination when it distributes (run where the node\'s DATA_DIR or COUCHDB_URL is)');
+  destinations.command('set').description('set the destination\'s network_admin account; the password is asked twice without echo, or read from standard input')
+    .argument('<url>', 'the destination_node_url of a connection').requiredOption('--user <name>', 'a network_admin account of the destination')
+    .option('--password-stdin', 'read the password from standard input')
+    .action(run('destination', (url: string, options: { user: string; passwordStdin?: boolean }) => destination('set', url, { user: options.user, passwordStdin: options.passwordStdin === true })));
+  destinations.command('remove').description('forget the credentials for a destination').argument('<url>')
+    .action(run('destination', (url: string) => destination('remove', url, {})));
+  destinations.command('list').description('each destination with credentials, and its user (never the password)').option('--json', 'as JSON')
+    .action(run('destination', (options: { json?: boolean }) => destination('list', undefined, { json: options.json === true })));
 
   withCredentials(withCommon(program.command('publish')), 'publisher')
     .description('publish documents in batches within the node\'s doc_limit and msg_size_limit; resumable')

@@ -106,10 +106,6 @@ export const nodeConfigSchema = {
         properties: { destination_node_url: { type: 'string', pattern: '^https?://' }, gateway_connection: bool(false), active: bool(true) },
       },
     },
-    network_admin: {
-      type: 'object', additionalProperties: false, required: ['user', 'password'],
-      properties: { user: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 8 } },
-    },
     services: {
       type: 'object', additionalProperties: false, default: {},
       properties: {

@@ -57,7 +57,6 @@ export interface NodeConfig {
   connections: { destination_node_url: string; gateway_connection: boolean; active: boolean }[];
   services: Record<ServiceKey, ServiceDeployment>;
   /** Credentials allowed to call network operations such as /distribute. */
-  network_admin?: { user: string; password: string };
 }
 
 export function validateNodeConfig(input: unknown, source: string): NodeConfig {

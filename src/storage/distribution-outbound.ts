@@ -6,14 +6,15 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined, reconcileDoc, type StoredDoc } from './documents.js';
+import type { StoredDoc } from './documents.js';
+import { DestinationCredentialsRepository, type DestinationCredentials } from './destination-credentials.js';
+
+export { DESTINATION_CREDENTIALS_ID, type DestinationCredentials } from './destination-credentials.js';
 import { NODE_STATUS_ID, type NodeRepository } from './node-repository.js';
 import { isLiveRow } from './harvest-repository.js';
 
 /** Credentials for destinations' inbound endpoints: a `_local/` doc of the node DB (never replicated, listed or served). */
-export const DESTINATION_CREDENTIALS_ID = '_local/distribution_credentials';
 
-export interface DestinationCredentials { user: string; password: string }
 
 /**
  * Which documents a replication sends: a design-doc filter function with its query_params, and,
@@ -44,8 +45,6 @@ const BATCH_SIZE = 1000;
  */
 const CHECKPOINT_MS = 5000;
 const REPLICATION_OPTIONS = { worker_batch_size: BATCH_SIZE, batch_size: BATCH_SIZE, batches_limit: 4, checkpoint_interval: CHECKPOINT_MS } as const;
-
-const destinationKey = (url: string): string => url.replace(/\/+$/, '');
 
 interface ReplicateResponse {
   ok?: boolean; no_changes?: boolean; docs_written?: number; docs_read?: number; doc_write_failures?: number;
@@ -81,8 +80,11 @@ export class DistributionRepository {
    * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
    * a Mango selector where the selection has one (Apache CouchDB 3).
    */
+  private readonly credentials: DestinationCredentialsRepository;
+
   constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly nodes: NodeRepository, private readonly selectors = false) {
     this.node = couch.use(names.node);
+    this.credentials = new DestinationCredentialsRepository(couch, names);
     this.resources = couch.use(names.resourceData);
   }
 
@@ -130,19 +132,12 @@ export class DistributionRepository {
     }
   }
 
-  async credentialsFor(destinationUrl: string): Promise<DestinationCredentials | undefined> {
-    const doc = await getOrUndefined(this.node, DESTINATION_CREDENTIALS_ID);
-    const entry = (doc?.destinations as Record<string, DestinationCredentials> | undefined)?.[destinationKey(destinationUrl)];
-    return entry && typeof entry.user === 'string' && typeof entry.password === 'string' ? entry : undefined;
+  credentialsFor(destinationUrl: string): Promise<DestinationCredentials | undefined> {
+    return this.credentials.credentialsFor(destinationUrl);
   }
 
-  async setCredentials(destinationUrl: string, credentials: DestinationCredentials | undefined): Promise<void> {
-    await reconcileDoc(this.node, DESTINATION_CREDENTIALS_ID, (existing) => {
-      const destinations = { ...((existing?.destinations as Record<string, DestinationCredentials> | undefined) ?? {}) };
-      if (credentials) destinations[destinationKey(destinationUrl)] = credentials;
-      else delete destinations[destinationKey(destinationUrl)];
-      return { _id: DESTINATION_CREDENTIALS_ID, destinations };
-    });
+  setCredentials(destinationUrl: string, credentials: DestinationCredentials | undefined): Promise<void> {
+    return this.credentials.setCredentials(destinationUrl, credentials);
   }
 
   /**

@@ -32,4 +32,35 @@ describe('lr-node distribute', function () {
     const status = await lrNode(['status', a.node.url]);
     expect(status.stdout).to.match(new RegExp(`^outbound ${b.node.url.replace(/[.]/g, '\\.')}: ok at \\S+, \\d+ written$`, 'm'));
   });
+
+  it('lr-node destination sets, lists and removes the credentials a source presents to a destination', async () => {
+    const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
+    const env = { DATA_DIR: a.dataDir }; // the source node's store, as for the account commands
+    const admin = { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } };
+    const outcome = async (): Promise<string | undefined> => {
+      const run = await lrNode(['distribute', a.node.url, '--json'], admin);
+      return (JSON.parse(run.stdout) as { destinations: Record<string, { outcome: string }> }).destinations[b.node.url]?.outcome;
+    };
+
+    const removed = await lrNode(['destination', 'remove', b.node.publicUrl], { env });
+    expect(removed.code, removed.stderr).to.equal(0);
+    expect(removed.stdout).to.equal(`credentials for ${b.node.publicUrl} removed\n`);
+    expect((await lrNode(['destination', 'list'], { env })).stdout).to.equal('');
+    await publish(a, nsdlDocs(5).slice(3).map((doc, i) => ({ ...doc, doc_ID: `cli-credentials-${i}` })));
+    expect(await outcome(), 'without credentials B refuses the replication').to.equal('unreachable');
+
+    // A trailing slash names the same destination; the password comes from standard input only.
+    const set = await lrNode(['destination', 'set', `${b.node.publicUrl}/`, '--user', b.admin.user, '--password-stdin'], { env, stdin: `${b.admin.password}\n` });
+    expect(set.code, set.stderr).to.equal(0);
+    const listed = await lrNode(['destination', 'list'], { env });
+    expect(listed.stdout).to.equal(`${b.node.publicUrl}\tuser=${b.admin.user}\n`);
+    for (const run of [set, listed]) expect(run.stdout + run.stderr).to.not.contain(b.admin.password);
+    expect(await outcome()).to.equal('ok');
+    await waitFor('the documents at B', async () => (await storedDocs(b)).has('cli-credentials-1'));
+
+    const bad = await lrNode(['destination', 'set', 'http://user:secret@example.org', '--user', 'x', '--password-stdin'], { env, stdin: 'x\n' });
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.match(/without credentials/);
+    expect((await lrNode(['destination', 'remove', 'http://example.org/none'], { env })).code).to.equal(1);
+  });
 });
