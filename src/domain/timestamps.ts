@@ -16,3 +16,21 @@ export function secondsDatestamp(timestamp: string): string {
 export function dayDatestamp(timestamp: string): string {
   return timestamp.slice(0, 10);
 }
+
+/**
+ * Orders two timestamps in time, to the microsecond, whatever their fractional digits
+ * (`…:19Z`, `…:19.5Z`, `…:19.500000Z`): negative when `a` is earlier, 0 when equal, positive when
+ * later; undefined when either is not an ISO 8601 UTC timestamp (then nothing can be said).
+ */
+export function compareTimestamps(a: unknown, b: unknown): number | undefined {
+  const instant = (value: unknown): [number, number] | undefined => {
+    if (typeof value !== 'string') return undefined;
+    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(value);
+    const seconds = match ? Date.parse(`${match[1]}Z`) : NaN;
+    if (!match || Number.isNaN(seconds)) return undefined;
+    return [seconds, Number((match[2] ?? '').padEnd(6, '0').slice(0, 6))];
+  };
+  const [x, y] = [instant(a), instant(b)];
+  if (!x || !y) return undefined;
+  return x[0] !== y[0] ? x[0] - y[0] : x[1] - y[1];
+}

@@ -2,9 +2,9 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import pino from 'pino';
-import { startTestNode, type TestNode } from '../support/node.js';
+import { startTestNode, postJson, getJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, keyServer, replacementChain, type Doc } from '../support/documents.js';
-import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { startTestNetwork, connectNodes, publish, distribute, storedDocs, settled, outbound, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { generateNodeKeyPair, signEnvelope } from '../../src/domain/signature/lr-pgp.js';
 import { DistributionScheduler } from '../../src/services/distribute/scheduler.js';
 
@@ -57,6 +57,59 @@ describe('distribution in small networks', function () {
         await distribute(entry);
         expect(await outbound(entry, nodes[(index + 1) % 3] as NetworkNode)).to.include({ outcome: 'ok', docs_written: 0 });
       }
+    });
+  });
+
+  describe('a ring of two nodes: a copy coming back is never newer than what a node holds', () => {
+    let net: TestNetwork;
+    let keys: Awaited<ReturnType<typeof keyServer>>;
+    let sign: (doc: Doc) => Promise<Doc>;
+    before(async () => {
+      keys = await keyServer();
+      net = await startTestNetwork({ nodes: 2, topology: 'chain', nodeConfig: () => ({ policy: { allow_private_fetch: true } }) });
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      await connectNodes(b, a); // A → B by the chain, and B → A
+      const pair = await generateNodeKeyPair('ring-signer', 'ring-signer@example.org');
+      const location = keys.put('ring-signer', pair.publicKeyArmored);
+      sign = (doc) => signEnvelope(doc, pair.privateKeyArmored, undefined, [location]);
+    });
+    after(async () => { await net.stop(); await keys.close(); });
+    const version = (keys: string[]): Doc => {
+      const { doc_ID: _id, replaces: _r, ...template } = replacementChain()[0] as Doc;
+      void _id; void _r;
+      return { ...template, doc_ID: 'ring-update', keys };
+    };
+    const keysAt = async (entry: NetworkNode, docId: string): Promise<unknown> => ((await storedDocs(entry)).get(docId) as { keys?: unknown } | undefined)?.keys;
+
+    it('the older version B holds does not overwrite the update A\'s publisher made; the update reaches B', async () => {
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      await publish(a, [await sign(version(['first']))]);
+      await distribute(a);
+      await settled(b, 1);
+      await publish(a, [await sign(version(['second']))]);
+      // B has not sent its copy of the first version yet (stored at B after A's last run): it does now.
+      expect((await distribute(b)).status).to.equal(200);
+      expect(await outbound(b, a)).to.include({ outcome: 'ok', docs_written: 1 });
+      await settled(a, 1);
+      expect(await keysAt(a, 'ring-update'), 'A keeps the update').to.deep.equal(['second']);
+      await distribute(a);
+      await settled(b, 1);
+      expect(await keysAt(b, 'ring-update'), 'B takes the update').to.deep.equal(['second']);
+    });
+
+    it('the live copy B holds does not bring back a document marked deleted at A', async () => {
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      // Signed: a copy signed with the same key passes the replacement rules at A.
+      const [docId] = await publish(a, [await sign({ ...version(['to be deleted']), doc_ID: 'ring-deleted' })]);
+      await distribute(a);
+      await settled(b, 2);
+      const deleted = await postJson(`${a.node.url}/delete`, { request_IDs: [docId] }, authOf(a.publisher));
+      expect(deleted.body.document_results).to.deep.equal([{ doc_ID: docId, OK: true }]);
+      await distribute(b);
+      await settled(a, 0);
+      expect(((await storedDocs(a)).get(docId as string) as { node_deleted?: unknown }).node_deleted, 'still marked').to.be.a('string');
+      const obtained = await getJson(`${a.node.url}/obtain?request_ID=${encodeURIComponent(docId as string)}&by_doc_ID=T`);
+      expect((obtained.body.documents as { document: unknown }[])[0]?.document).to.equal(null);
     });
   });
 

@@ -33,7 +33,7 @@ export class InboundReceiver {
       if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flush();
     }
     const level = result.rejected.length > 0 || result.failed.length > 0 ? 'info' : 'debug';
-    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, rejected: result.rejected.length, retried: result.failed.length }, 'incoming documents processed');
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, rejected: result.rejected.length, retried: result.failed.length }, 'incoming documents processed');
     for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
     return result;
   }

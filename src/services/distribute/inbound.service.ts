@@ -6,7 +6,8 @@
  * active filters (silently); apply the replacement rules; set `node_timestamp` locally; store.
  *
  * Idempotent, so a crash between storing and removing from incoming loses and duplicates nothing:
- * a document this node already holds with the same doc_ID and the same content is not stored again.
+ * a document this node already holds with the same doc_ID and the same content is not stored again,
+ * nor is a copy no newer than the one held (`isStaleCopy`).
  * "Same content" is the LR-PGP canonical hash (src/domain/signature/canonical-hash.ts, integer
  * mode so numbers count), which leaves out node-local fields (node_timestamp, publish_node,
  * timestamps, _rev) and the signature. That is also what makes a document coming back to a node
@@ -24,13 +25,27 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
-import { nodeTimestamp } from '../../domain/timestamps.js';
+import { compareTimestamps, nodeTimestamp } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../publish/document-checks.js';
 import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
 import { SliceWrites, letWriteLeave, sliceSize } from '../publish/write-slices.js';
 
-export interface InboundResult { stored: number; duplicates: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
+/** `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`). */
+export interface InboundResult { stored: number; duplicates: number; stale: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
+
+/**
+ * A copy no newer than the document this node holds under its doc_ID, by `update_timestamp`
+ * (which travels with a document; only node_timestamp is local): an older version coming back
+ * round a ring after its publisher updated it, or the live copy of a document marked deleted
+ * here (Basic Delete keeps its update_timestamp). Storing it would replace the newer document
+ * in total and send it on at the next distribution: the update, or the deletion, would be lost
+ * on every node. Without two comparable timestamps nothing is judged stale.
+ */
+export function isStaleCopy(held: StoredDoc, incoming: Record<string, unknown>): boolean {
+  const order = compareTimestamps(incoming.update_timestamp, held.update_timestamp);
+  return order !== undefined && order <= 0;
+}
 
 export function contentKey(doc: Record<string, unknown>): string {
   try {
@@ -55,7 +70,7 @@ export class InboundService {
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
-    const result: InboundResult = { stored: 0, duplicates: 0, rejected: [], failed: [] };
+    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, rejected: [], failed: [] };
     if (arrived.length === 0) return result;
     const [node, filter, keys] = await Promise.all([this.intake.nodes.nodeDescription(), this.intake.nodes.filterDescription(), this.intake.nodes.nodeKeys()]);
     if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
@@ -128,6 +143,10 @@ export class InboundService {
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
       const existing = state.get(docId);
       const duplicate = existing !== undefined && !isTombstone(existing) && contentKey(existing) === contentKey(doc);
+      if (!duplicate && existing !== undefined && !isTombstone(existing) && isStaleCopy(existing, doc)) {
+        result.stale += 1;
+        continue;
+      }
       let signature = entry.signature;
       const needsProof = !duplicate && (existing !== undefined || replaces.some((id) => state.has(id)));
       if ((needsProof || (duplicate && replaces.length > 0)) && signature.verifiedKeyIds.length === 0 && doc.digital_signature !== undefined) {

@@ -1,6 +1,6 @@
 /** Node timestamps (src/domain/timestamps.ts) and resumption tokens (src/domain/resumption-token.ts), without a node. */
 import { expect } from 'chai';
-import { dayDatestamp, nodeTimestamp, secondsDatestamp } from '../../../src/domain/timestamps.js';
+import { compareTimestamps, dayDatestamp, nodeTimestamp, secondsDatestamp } from '../../../src/domain/timestamps.js';
 import { TOKEN_LIFETIME_MS, TokenCodec, peekPayload, requestFingerprint } from '../../../src/domain/resumption-token.js';
 import { passwordWeakness } from '../../../src/domain/password.js';
 
@@ -62,5 +62,20 @@ describe('publishing password strength', () => {
     expect(passwordWeakness('abababababab', 'alice')).to.match(/at least 4 different characters/);
     expect(passwordWeakness('my-ALICE-password', 'alice')).to.match(/must not contain the account name/);
     expect(passwordWeakness('correct horse battery', 'alice')).to.equal(undefined);
+  });
+});
+
+describe('compareTimestamps: order in time, whatever the fractional digits', () => {
+  it('orders to the microsecond and treats equal instants as equal', () => {
+    const sign = (a: unknown, b: unknown): number | undefined => { const order = compareTimestamps(a, b); return order === undefined ? undefined : Math.sign(order); };
+    expect(sign('2024-01-01T00:00:19Z', '2024-01-01T00:00:19.5Z')).to.equal(-1); // string order says the opposite
+    expect(sign('2024-01-01T00:00:19.500000Z', '2024-01-01T00:00:19.5Z')).to.equal(0);
+    expect(sign('2024-01-01T00:00:19.000002Z', '2024-01-01T00:00:19.000001Z')).to.equal(1);
+    expect(sign('2024-01-02T00:00:00Z', '2024-01-01T23:59:59.999999Z')).to.equal(1);
+  });
+  it('says nothing of what is not an ISO 8601 UTC timestamp', () => {
+    for (const other of [undefined, 12, '2024-01-01', '2024-01-01T00:00:00+01:00', 'yesterday']) {
+      expect(compareTimestamps(other, '2024-01-01T00:00:00Z'), String(other)).to.equal(undefined);
+    }
   });
 });
