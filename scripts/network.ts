@@ -56,9 +56,15 @@ async function upsertAccount(node: RunningNode, name: string, password: string, 
 
 /** Adds a connectivity document source → destination (taking effect at the next /distribute) and the credentials for it. */
 export async function connectNodes(source: NetworkNode, destination: NetworkNode, options: { gateway?: boolean; active?: boolean; credentials?: boolean } = {}): Promise<void> {
-  const [doc] = buildConnections({ connections: [{ destination_node_url: destination.node.publicUrl, gateway_connection: options.gateway ?? false, active: options.active ?? true }] } as NodeConfig, source.node.publicUrl);
+  const connection = { destination_node_url: destination.node.publicUrl, gateway_connection: options.gateway ?? false, active: options.active ?? true };
+  const [doc] = buildConnections({ connections: [connection] } as NodeConfig, source.node.publicUrl);
   if (!doc) return;
   await source.node.deps.nodes.reconcileNodeDoc(doc._id, () => doc);
+  // Also in the node's CONFIG, which lists every connection at a restart (others are deleted).
+  const configPath = path.join(source.dataDir, 'config.json');
+  const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as { connections?: { destination_node_url: string }[] };
+  config.connections = [...(config.connections ?? []).filter((entry) => entry.destination_node_url !== connection.destination_node_url), connection];
+  fs.writeFileSync(configPath, JSON.stringify(config));
   if (options.credentials !== false) await source.node.deps.distribution.repository.setCredentials(destination.node.publicUrl, destination.admin);
 }
 

@@ -41,7 +41,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     harvestRoutes(deps.harvest, deps.publicUrl),
     authRoutes(deps.authPages),
     oaiPmhRoutes(deps.oaiPmh),
-    distributeRoutes(deps.distribution, deps.gate),
+    distributeRoutes(deps.distribution, deps.settings, deps.gate),
     monitoringRoutes(deps.monitoring, deps.gate),
   ];
   for (const router of routers) {

@@ -139,7 +139,7 @@ export function buildDeps(input: DepsInput): Deps {
     resources,
     distribution: buildDistribution({
       couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
-      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics,
+      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings,
     }),
     monitoring,
     followed: Object.values(followed),

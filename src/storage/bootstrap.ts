@@ -123,8 +123,16 @@ async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): P
   const filter = buildFilterDescription(config);
   if (filter) await repo.reconcileNodeDoc(FILTER_DESCRIPTION_ID, () => filter);
   else await repo.deleteNodeDoc(FILTER_DESCRIPTION_ID);
-  for (const connection of buildConnections(config, publicUrl)) {
+  const connections = buildConnections(config, publicUrl);
+  for (const connection of connections) {
     await repo.reconcileNodeDoc(connection._id, () => connection);
+  }
+  // CONFIG lists every connection (spec "Distribution", source step 2 reads the connectivity
+  // documents): one it no longer lists is deleted, or the node would go on sending to it, and a
+  // removed gateway connection would still count against the one active gateway allowed (step 3).
+  const configured = new Set(connections.map((connection) => connection._id));
+  for (const stored of await repo.connections()) {
+    if (!configured.has(stored._id)) await repo.deleteNodeDoc(stored._id);
   }
   for (const entry of SERVICE_CATALOGUE) {
     await repo.reconcileNodeDoc(serviceDocId(entry), (existing) =>

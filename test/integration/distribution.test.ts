@@ -39,6 +39,20 @@ describe('distribution between two nodes', function () {
     expect((await postJson(`${a.node.url}/distribute`, '', authOf(a.publisher))).status).to.equal(403);
   });
 
+  it('POST /distribute answers 503 while the distribution service description says it is not active', async () => {
+    const id = 'distribute:Resource Data Distribution service';
+    const setActive = (active: boolean): Promise<unknown> => a.node.deps.nodes.reconcileNodeDoc(id, (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), active }));
+    await setActive(false);
+    try {
+      const { status, body } = await distribute(a);
+      expect(status).to.equal(503);
+      expect(body).to.deep.equal({ OK: false, error: 'the Resource Data Distribution service is not active on this node' });
+      expect(await outbound(a, b)).to.deep.equal({});
+    } finally {
+      await setActive(true);
+    }
+  });
+
   it('the inbound endpoint forwards replication requests only, with credentials', async () => {
     const admin = authOf(b.admin);
     expect((await fetch(`${b.node.url}/incoming/`)).status).to.equal(401);

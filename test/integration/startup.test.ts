@@ -78,6 +78,24 @@ describe('start-up', () => {
     await changed('no', 7);
   });
 
+  it('deletes a connection CONFIG no longer lists at the next start (it would still be distributed to)', async () => {
+    const connectionsOf = async (node: Awaited<ReturnType<typeof startTestNode>>): Promise<string[]> =>
+      (await node.deps.nodes.connections()).map((doc) => String(doc.destination_node_url)).sort();
+    const two = [{ destination_node_url: 'http://b.example.org' }, { destination_node_url: 'http://c.example.org', gateway_connection: true }];
+    let node = await startTestNode({ dataDir, nodeConfig: { connections: two } });
+    try {
+      expect(await connectionsOf(node)).to.deep.equal(['http://b.example.org', 'http://c.example.org']);
+    } finally {
+      await node.stop();
+    }
+    node = await startTestNode({ dataDir, nodeConfig: { connections: two.slice(0, 1) } });
+    try {
+      expect(await connectionsOf(node)).to.deep.equal(['http://b.example.org']);
+    } finally {
+      await node.stop();
+    }
+  });
+
   it('deletes a design doc an earlier version pushed and this one retired (kept with RETIRE_DESIGN_DOCS=off), never an operator\'s own', async () => {
     // What earlier versions left: node-status and obtain, marked with a content_hash as the node marks its own, with their indexes built.
     const retired = { _id: '_design/node-status', language: 'javascript', content_hash: 'f'.repeat(64), views: { live_by_node_timestamp: { map: 'function (doc) { emit(doc.node_timestamp, null); }' } } };

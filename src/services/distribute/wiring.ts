@@ -16,6 +16,7 @@ import { DestinationService } from './destination.service.js';
 import { InboundService } from './inbound.service.js';
 import { InboundReceiver } from './inbound-receiver.js';
 import { DistributionScheduler } from './scheduler.js';
+import type { ServiceSettings } from '../service-settings.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 
 export interface Distribution {
@@ -41,6 +42,8 @@ export interface DistributionInput {
   /** true when the node runs its embedded store (no COUCHDB_URL). */
   embedded: boolean;
   metrics: NodeMetrics;
+  /** The service descriptions: a distribution service marked inactive does not run (its description says so). */
+  settings: ServiceSettings;
 }
 
 export function buildDistribution(input: DistributionInput): Distribution {
@@ -57,6 +60,7 @@ export function buildDistribution(input: DistributionInput): Distribution {
     receiver,
     repository,
     follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), receiver, logger),
-    scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
+    // A scheduled run checks, as POST /distribute does, that the service is active (503 otherwise, logged by the scheduler).
+    scheduler: new DistributionScheduler(input.nodes, async () => { await input.settings.of('distribute'); return service.distribute(); }, logger),
   };
 }
