@@ -127,7 +127,7 @@ describe('lr-node (the command line)', function () {
     const status = await lrNode(['status', node.url, '--json']);
     expect(JSON.parse(status.stdout)).to.include({ OK: true, doc_count: 101 });
     const services = await lrNode(['services', node.url]);
-    expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth\tdoc_limit=1000 msg_size_limit=10485760$/m);
+    expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth\tdoc_limit=1000 msg_size_limit=10485760 max_document_size=1048576$/m);
   });
 
   it('--help of every command and subcommand exits 0 and names each of its options', async () => {
