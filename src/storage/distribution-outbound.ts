@@ -54,6 +54,18 @@ interface ReplicateResponse {
 type Counts = { docsWritten: number; docsRead: number; writeFailures: number };
 
 /**
+ * A failed `_replicate` in the user's terms. It is this node's store that answers: 404
+ * `db_not_found` is its replicator failing to open the target (the destination went away or
+ * stopped answering), 401/403 the destination refusing the credentials; anything else says the
+ * status only (the store's own words go to the log).
+ */
+function replicationFailure(status: number | undefined, error: string | undefined): string {
+  if (status === 404 && error === 'db_not_found') return 'the replication could not reach the destination\'s inbound endpoint (it went away or stopped answering); the next run resumes it';
+  if (status === 401 || status === 403) return `the destination refused this node's credentials during the replication (HTTP ${status})`;
+  return `the replication to the destination failed (${status ? `this node's store answered HTTP ${status}` : 'this node\'s store did not answer'})`;
+}
+
+/**
  * What this replication did. PouchDB answers with this session's counts at the top level.
  * CouchDB 3 answers with the replication's history, whose counts are cumulative over every
  * session of the same replication id (so this session's are the newest entry minus the one
@@ -126,7 +138,7 @@ export class DistributionRepository {
       // error gives the status only, the log gets the rest.
       return {
         ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0,
-        error: `the replication to the destination failed (${e.statusCode ? `the store answered HTTP ${e.statusCode}` : 'the store did not answer'})`,
+        error: replicationFailure(e.statusCode, e.error),
         detail: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()),
       };
     }
@@ -148,14 +160,15 @@ export class DistributionRepository {
     await this.nodes.reconcileNodeDoc(NODE_STATUS_ID, build);
   }
 
-  /** Merges per-destination outcomes into node_status.outbound and sets last_out_sync (read by /status). */
+  /** Sets node_status.outbound (each destination of this run) and last_out_sync, the run's start (read by /status). */
   async recordOutbound(at: string, outbound: Record<string, Record<string, unknown>>): Promise<void> {
-    await this.writeStatus((existing: StoredDoc | undefined) => ({
-      ...(existing ?? {}),
-      _id: NODE_STATUS_ID,
-      last_out_sync: at,
-      outbound: { ...((existing?.outbound as Record<string, unknown> | undefined) ?? {}), ...outbound },
-    }));
+    // This run's destinations only: a connection removed or made inactive since is no longer listed.
+    await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_out_sync: at, outbound }));
+  }
+
+  /** Sets node_status.last_out_run: when the latest run started and finished, and whether it ran (its error if not). */
+  async recordRun(run: { started: string; finished: string; OK: boolean; error?: string }): Promise<void> {
+    await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_out_run: run }));
   }
 
   /** Sets node_status.last_in_sync: the last time inbound distribution stored documents. */

@@ -37,17 +37,20 @@ describe('lr-node distribute', function () {
     const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
     const env = { DATA_DIR: a.dataDir }; // the source node's store, as for the account commands
     const admin = { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } };
-    const outcome = async (): Promise<string | undefined> => {
+    const entry = async (): Promise<{ outcome: string; reason?: string } | undefined> => {
       const run = await lrNode(['distribute', a.node.url, '--json'], admin);
-      return (JSON.parse(run.stdout) as { destinations: Record<string, { outcome: string }> }).destinations[b.node.url]?.outcome;
+      return (JSON.parse(run.stdout) as { destinations: Record<string, { outcome: string; reason?: string }> }).destinations[b.node.url];
     };
+    const outcome = async (): Promise<string | undefined> => (await entry())?.outcome;
 
     const removed = await lrNode(['destination', 'remove', b.node.publicUrl], { env });
     expect(removed.code, removed.stderr).to.equal(0);
     expect(removed.stdout).to.equal(`credentials for ${b.node.publicUrl} removed\n`);
     expect((await lrNode(['destination', 'list'], { env })).stdout).to.equal('');
     await publish(a, nsdlDocs(5).slice(3).map((doc, i) => ({ ...doc, doc_ID: `cli-credentials-${i}` })));
-    expect(await outcome(), 'without credentials B refuses the replication').to.equal('unreachable');
+    const refused = await entry();
+    expect(refused?.outcome, 'without credentials B refuses the replication').to.equal('failed');
+    expect(refused?.reason).to.equal(`this node holds no credentials for the destination (HTTP 401): set them with lr-node destination set ${b.node.publicUrl} --user NAME`);
 
     // A trailing slash names the same destination; the password comes from standard input only.
     const set = await lrNode(['destination', 'set', `${b.node.publicUrl}/`, '--user', b.admin.user, '--password-stdin'], { env, stdin: `${b.admin.password}\n` });

@@ -194,6 +194,10 @@ describe('distribution between two nodes', function () {
       expect(status).to.equal(500);
       expect(body.OK).to.equal(false);
       expect(body.error).to.match(/more than one active gateway/);
+      // An aborted run is seen in /status too, not only in the log.
+      const run = (await getJson(`${a.node.url}/status`)).body.last_out_run as { OK: boolean; error: string; started: string; finished: string };
+      expect(run).to.include({ OK: false, error: body.error });
+      expect(run.finished >= run.started).to.equal(true);
     });
     it('a gateway connection between gateway nodes of two networks distributes', async () => {
       await setNode(a, { gateway_node: true });
@@ -213,6 +217,17 @@ describe('distribution between two nodes', function () {
     expect(body).to.deep.equal({ OK: true, error: '' });
     const { body: st } = await getJson(`${a.node.url}/status`);
     expect((st.outbound as Record<string, Record<string, unknown>>)['http://127.0.0.1:9']).to.include({ outcome: 'unreachable' });
+  });
+
+  it('/status lists the destinations of the last run only, and each run in last_out_run', async () => {
+    const gone = (await a.node.deps.nodes.connections()).find((doc) => doc.destination_node_url === 'http://127.0.0.1:9');
+    expect(gone).to.not.equal(undefined);
+    await a.node.deps.nodes.deleteNodeDoc(String(gone?._id));
+    expect((await distribute(a)).status).to.equal(200);
+    const { body: st } = await getJson(`${a.node.url}/status`);
+    expect(Object.keys(st.outbound as Record<string, unknown>)).to.deep.equal([b.node.publicUrl]);
+    expect(st.last_out_run).to.include({ OK: true });
+    expect(st.last_out_run).to.not.have.property('error');
   });
 
   it('a second /distribute during a run reports the running one', async () => {

@@ -14,7 +14,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
 import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { INBOUND_PATH } from './inbound-proxy.js';
-import { notBootstrapped } from '../../errors/app-error.js';
+import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { publicFetchError } from '../../net/fetch-failure.js';
@@ -49,6 +49,15 @@ async function fetchJson(url: string, authorization?: string): Promise<{ status:
 /** The error's own text, credentials scrubbed: for the log only (it names resolver internals). */
 const describe = (error: unknown): string => scrubCredentials(error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error));
 
+/** Why a destination refused this node at its inbound endpoint, and what the operator does about it. */
+function credentialRefusal(url: string, status: number, sent: boolean): string {
+  const destination = scrubCredentials(url);
+  if (status === 403) return `the destination refused this node's account (HTTP 403): the account set for it must be a network_admin of ${destination}`;
+  return sent
+    ? `the destination refused this node's credentials (HTTP 401): set the right ones with lr-node destination set ${destination} --user NAME`
+    : `this node holds no credentials for the destination (HTTP 401): set them with lr-node destination set ${destination} --user NAME`;
+}
+
 export class DistributeService {
   private running: { since: string; done: Promise<DistributeAnswer> } | undefined;
   /** Identifies this process as a lease holder. */
@@ -82,11 +91,26 @@ export class DistributeService {
     }, LEASE_TTL_MS / 3);
     renewal.unref();
     try {
-      return await this.run(since);
+      const answer = await this.run(since).catch(async (error: unknown) => {
+        await this.recordRun(since, { OK: false, error: error instanceof AppError && error.expose ? error.message : 'internal error' });
+        throw error;
+      });
+      await this.recordRun(since, answer);
+      return answer;
     } finally {
       clearInterval(renewal);
       await this.leases.release(LEASE, this.holder).catch(() => undefined);
     }
+  }
+
+  /**
+   * Every run's outcome in node_status.last_out_run (read by /status), aborted ones included (no
+   * resource data, two active gateway connections, a store failure): a scheduled run that fails
+   * is seen there, not only in the log. A failure to record is logged, never the run's outcome.
+   */
+  private async recordRun(started: string, answer: { OK: boolean; error: string }): Promise<void> {
+    const run = { started, finished: new Date().toISOString(), OK: answer.OK, ...(answer.OK ? {} : { error: answer.error }) };
+    await this.repo.recordRun(run).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not record the distribution run'));
   }
 
   /** Resolves when the current run (if any) has finished; for a graceful stop. */
@@ -159,6 +183,7 @@ export class DistributeService {
     // The spec's "SHOULD verify that the destination is reachable": its inbound endpoint answers us.
     try {
       const probe = await fetchJson(incoming.toString(), authorization);
+      if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined && sameOrigin) };
       if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
     } catch (error) {
       return { ...base, outcome: 'unreachable', reason: `the inbound endpoint ${scrubCredentials(incoming.toString())} could not be reached: ${publicFetchError(error)}`, detail: `the inbound endpoint did not answer: ${describe(error)}` };

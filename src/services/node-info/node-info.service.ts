@@ -123,6 +123,7 @@ export interface NodeStatus {
   store: { doc_count: number; update_seq: string | number };
   last_in_sync: unknown;
   last_out_sync: unknown;
+  last_out_run: unknown;
   outbound: unknown;
   timestamp: string;
 }
@@ -234,6 +235,7 @@ export class NodeInfoService {
       store: { doc_count: store.docCount, update_seq: store.updateSeq },
       last_in_sync: status?.last_in_sync ?? null,
       last_out_sync: status?.last_out_sync ?? null,
+      last_out_run: status?.last_out_run ?? null,
       outbound: status?.outbound ?? {},
       timestamp: new Date().toISOString(),
     };
