@@ -60,11 +60,13 @@ export async function connectNodes(source: NetworkNode, destination: NetworkNode
   const [doc] = buildConnections({ connections: [connection] } as NodeConfig, source.node.publicUrl);
   if (!doc) return;
   await source.node.deps.nodes.reconcileNodeDoc(doc._id, () => doc);
-  // Also in the node's CONFIG, which lists every connection at a restart (others are deleted).
-  const configPath = path.join(source.dataDir, 'config.json');
-  const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as { connections?: { destination_node_url: string }[] };
-  config.connections = [...(config.connections ?? []).filter((entry) => entry.destination_node_url !== connection.destination_node_url), connection];
-  fs.writeFileSync(configPath, JSON.stringify(config));
+  // Also in the CONFIG of a node this script started, which lists every connection at a restart (others are deleted).
+  const configPath = source.dataDir ? path.join(source.dataDir, 'config.json') : undefined;
+  if (configPath && fs.existsSync(configPath)) {
+    const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as { connections?: { destination_node_url: string }[] };
+    config.connections = [...(config.connections ?? []).filter((entry) => entry.destination_node_url !== connection.destination_node_url), connection];
+    fs.writeFileSync(configPath, JSON.stringify(config));
+  }
   if (options.credentials !== false) await source.node.deps.distribution.repository.setCredentials(destination.node.publicUrl, destination.admin);
 }
 
