@@ -90,6 +90,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
   // fail ("sel_conn_closed") when the node has closed it meanwhile. headersTimeout must exceed it.
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }, (req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
+  let built: ReturnType<typeof buildDeps> | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -109,6 +110,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       generateKeys: generateNodeKeys, retireDesignDocs: settings.retireDesignDocs,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });
+    built = deps;
+    // The monitoring port is bound before any background loop starts: when it is in use the start
+    // fails, and nothing is left running to keep the process alive (it exits with EXIT.portInUse).
+    const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).
     for (const feed of deps.followed) feed.start();
     handler = createApp(deps).callback();
@@ -119,7 +124,6 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     deps.distribution.scheduler.start();
     // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
     if (settings.indexWarming) deps.warmer.start();
-    const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
     logger.info({ url, publicUrl, monitoringUrl: monitoring?.url }, 'node listening');
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
@@ -152,6 +156,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, monitoringUrl: monitoring?.url, close };
   } catch (error) {
     server.close();
+    await built?.signatures.close(); // its worker threads would keep the process alive
     await embedded?.stop();
     throw error;
   }

@@ -7,6 +7,7 @@ import { runMain, startMain, exitOf, waitForLog } from '../support/process.js';
 import { currentStatus, tempDir } from '../support/node.js';
 import { onCouchDB, TEST_COUCHDB_URL } from '../support/store.js';
 import { EXIT } from '../../src/errors/exit-codes.js';
+import { ensureBuilt, lrNode } from '../support/cli.js';
 
 async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = runMain(env);
@@ -89,6 +90,24 @@ describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
       const { code, stderr } = await failingStart({ PORT: String(port), DATA_DIR: tempDir() });
       expect(code).to.equal(EXIT.portInUse);
       expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('MONITORING_PORT in use: exits with EXIT.portInUse too, leaving nothing running (it stayed up, serving nothing)', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (holder.address() as net.AddressInfo).port;
+      const { code, stderr } = await failingStart({ PORT: '0', MONITORING_PORT: String(port), DATA_DIR: tempDir() });
+      expect(code).to.equal(EXIT.portInUse);
+      expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      // `lr-node start` sets the exit code and lets the process end by itself: it must have nothing left running.
+      ensureBuilt();
+      const cli = await lrNode(['start'], { env: { PORT: '0', MONITORING_PORT: String(port), DATA_DIR: tempDir() }, timeoutMs: 60000 });
+      expect(cli.code).to.equal(EXIT.portInUse);
+      expect(cli.stderr.trim()).to.equal(`start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
     } finally {
       holder.close();
     }
