@@ -37,10 +37,10 @@ export function createApp(deps: Deps): Koa<NodeState> {
     swordRoutes(deps.sword, deps.gate),
     deleteRoutes(deps.remove, deps.settings, deps.gate),
     sliceRoutes(deps.slice, deps.settings, deps.gate),
-    obtainRoutes(deps.obtain),
-    harvestRoutes(deps.harvest, deps.publicUrl),
+    obtainRoutes(deps.obtain, deps.settings, deps.gate),
+    harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate),
     authRoutes(deps.authPages),
-    oaiPmhRoutes(deps.oaiPmh),
+    oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate),
     distributeRoutes(deps.distribution, deps.settings, deps.gate),
     monitoringRoutes(deps.monitoring, deps.gate),
   ];

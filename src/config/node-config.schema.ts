@@ -7,6 +7,11 @@ const bool = (value: boolean) => ({ type: 'boolean', default: value });
 const str = (value: string) => ({ type: 'string', default: value });
 const strings = { type: 'array', items: { type: 'string' }, default: [] as string[] };
 
+/** `data`'s values as the defaults of its properties, each with its schema in `dataSchema` if any. */
+function propertyDefaults(data: Record<string, unknown>, dataSchema: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, { ...(dataSchema[key] as Record<string, unknown> | undefined), default: value }]));
+}
+
 function service(authz: string[], data: Record<string, unknown>, dataSchema: Record<string, unknown> = {}) {
   return {
     type: 'object',
@@ -26,7 +31,9 @@ function service(authz: string[], data: Record<string, unknown>, dataSchema: Rec
           service_https: bool(false),
         },
       },
-      service_data: { type: 'object', default: data, properties: dataSchema },
+      // Each default is the property's own: a service_data in CONFIG that gives some keys keeps
+      // the defaults of the others (the limits a node must state), instead of replacing them all.
+      service_data: { type: 'object', default: {}, properties: { ...dataSchema, ...propertyDefaults(data, dataSchema) } },
     },
   };
 }

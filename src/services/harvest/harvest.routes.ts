@@ -12,6 +12,8 @@ import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-bo
 import { HARVEST_VERBS, HarvestError, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
 import { answerHarvest, type HarvestAnswer } from './harvest-answer.js';
+import type { Gate } from '../../http/gate.js';
+import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 
 /** The largest harvest request body (POST arguments), read before anything else. */
 const HARVEST_BODY_LIMIT = 1024 * 1024;
@@ -22,14 +24,16 @@ export function sendHarvestAnswer(ctx: NodeContext, answer: HarvestAnswer): void
   ctx.body = answer.kind === 'object' ? answer.body : Readable.from(answer.chunks, { objectMode: false });
 }
 
-export function harvestRoutes(service: HarvestService, publicUrl: string): Router<NodeState> {
+export function harvestRoutes(service: HarvestService, publicUrl: string, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
+  // A harvest description that asks for basicauth restricts reading to the node's accounts, as slice's does.
+  const restricted = gate.can('publish', { when: credentialsRequired(settings, 'harvest') });
   const handle = async (ctx: NodeContext, verb: HarvestVerb, raw: () => Promise<unknown>): Promise<void> => {
     sendHarvestAnswer(ctx, await answerHarvest(service, verb, `${publicUrl}${ctx.path}`, raw));
   };
   for (const verb of HARVEST_VERBS) {
-    router.get(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => ctx.query));
-    router.post(`/harvest/${verb}`, (ctx) => handle(ctx, verb, async () => {
+    router.get(`/harvest/${verb}`, restricted, (ctx) => handle(ctx, verb, async () => ctx.query));
+    router.post(`/harvest/${verb}`, restricted, (ctx) => handle(ctx, verb, async () => {
       try {
         return await readJsonBody(ctx, HARVEST_BODY_LIMIT);
       } catch (error) {

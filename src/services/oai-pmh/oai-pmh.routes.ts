@@ -13,6 +13,8 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext, NodeState } from '../../http/context.js';
 import { sendHarvestAnswer } from '../harvest/harvest.routes.js';
+import type { Gate } from '../../http/gate.js';
+import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
 import type { OaiPmhService } from './oai-pmh.service.js';
@@ -57,11 +59,16 @@ export function sendOaiFailure(ctx: NodeContext, error: unknown): void {
   ctx.body = unavailable ? `The OAI-PMH service is temporarily unavailable (${error.message}); retry later.\n` : 'Internal error.\n';
 }
 
-export function oaiPmhRoutes(service: OaiPmhService): Router<NodeState> {
+export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
+  // An OAI-PMH description that asks for basicauth restricts harvesting to the node's accounts
+  // (OAI-PMH 2.0 §3.1.2.2 leaves access control to HTTP). An inactive service is not asked about
+  // credentials: the route answers its own plain-text 503 (sendOaiFailure).
+  const required = credentialsRequired(settings, 'oai_pmh');
+  const restricted = gate.can('publish', { when: () => required().catch(() => false) });
   const parseForm = bodyParser({ enableTypes: ['form'], formLimit: FORM_LIMIT });
-  router.get('/OAI-PMH', (ctx) => answer(ctx, service, async () => pairsOf(ctx.querystring)));
-  router.post('/OAI-PMH', (ctx) => answer(ctx, service, async () => {
+  router.get('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => pairsOf(ctx.querystring)));
+  router.post('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => {
     try {
       await parseForm(ctx as never, async () => undefined);
     } catch {

@@ -6,6 +6,8 @@ import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-bo
 import { specRefusal } from '../../errors/app-error.js';
 import { fromBody, fromQuery } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
+import type { Gate } from '../../http/gate.js';
+import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 
 const OBTAIN_BODY_LIMIT = 1024 * 1024;
 
@@ -20,12 +22,14 @@ function send(ctx: NodeContext, response: ObtainResponse): void {
   ctx.body = Readable.from(response.chunks, { objectMode: false });
 }
 
-export function obtainRoutes(service: ObtainService): Router<NodeState> {
+export function obtainRoutes(service: ObtainService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
-  router.get('/obtain', async (ctx) => {
+  // An obtain description that asks for basicauth restricts reading to the node's accounts, as slice's does.
+  const restricted = gate.can('publish', { when: credentialsRequired(settings, 'obtain') });
+  router.get('/obtain', restricted, async (ctx) => {
     send(ctx, await service.obtain(fromQuery(ctx.query)));
   });
-  router.post('/obtain', async (ctx) => {
+  router.post('/obtain', restricted, async (ctx) => {
     let body: unknown;
     try {
       body = await readJsonBody(ctx, OBTAIN_BODY_LIMIT);

@@ -1,0 +1,63 @@
+/**
+ * Access services whose description asks for `basicauth` (service_auth.service_authz) serve the
+ * node's accounts only, as `/services` advertises: obtain, harvest, OAI-PMH and slice alike (only
+ * slice enforced it before; an operator audit found the others open).
+ */
+import { expect } from 'chai';
+import { startTestNode, addAccount, basicAuth, type TestNode } from '../support/node.js';
+import { loadStoredCorpus } from '../support/corpus.js';
+
+const restricted = { service_auth: { service_authz: ['basicauth'] } };
+const URLS = [
+  '/obtain?request_ID=doc-00001&by_doc_ID=T',
+  '/obtain',
+  '/harvest/listrecords',
+  '/harvest/getrecord?request_ID=doc-00001&by_doc_ID=T',
+  '/OAI-PMH?verb=ListIdentifiers&metadataPrefix=oai_dc',
+  '/slice?any_tags=none',
+];
+
+describe('access services restricted to the node\'s accounts (service_authz basicauth)', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { obtain: restricted, harvest: restricted, oai_pmh: restricted, slice: restricted } } });
+    await addAccount(node, 'reader', 'reader-password-1');
+    await loadStoredCorpus(node, 3);
+  });
+  after(async () => node.stop());
+
+  it('/services advertises basicauth for each', async () => {
+    const services = ((await (await fetch(`${node.url}/services`)).json()) as { services: { service_name: string; service_auth: { service_authz: string[] } }[] }).services;
+    for (const name of ['Basic Obtain', 'Basic Harvest', 'OAI-PMH Harvest', 'Slice']) {
+      expect(services.find((s) => s.service_name === name)?.service_auth.service_authz, name).to.deep.equal(['basicauth']);
+    }
+  });
+
+  it('answers 401 with a Basic challenge without credentials, and with wrong ones', async () => {
+    for (const url of URLS) {
+      for (const headers of [{}, { authorization: basicAuth('reader', 'wrong-password-1') }] as Record<string, string>[]) {
+        const response = await fetch(`${node.url}${url}`, { headers });
+        expect(response.status, url).to.equal(401);
+        expect(response.headers.get('www-authenticate'), url).to.match(/^Basic /);
+      }
+    }
+    const posted = await fetch(`${node.url}/OAI-PMH`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'verb=Identify' });
+    expect(posted.status).to.equal(401);
+  });
+
+  it('serves an account', async () => {
+    const headers = { authorization: basicAuth('reader', 'reader-password-1') };
+    for (const url of URLS) {
+      const response = await fetch(`${node.url}${url}`, { headers });
+      expect(response.status, url).to.equal(200);
+    }
+    const oai = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=doc-00001`, { headers })).text();
+    expect(oai).to.contain('<identifier>doc-00001</identifier>');
+  });
+
+  it('the node endpoints and the OAI-PMH schemas stay open', async () => {
+    for (const url of ['/status', '/services', '/description', '/schemas/OAI-PMH-LR.xsd']) {
+      expect((await fetch(`${node.url}${url}`)).status, url).to.equal(200);
+    }
+  });
+});

@@ -1,0 +1,22 @@
+// CONFIG's service_data: the keys a file gives are taken, and each key it leaves out keeps its default.
+import { expect } from 'chai';
+import { validateNodeConfig } from '../../../src/config/node-config.js';
+
+describe('CONFIG services.*.service_data', () => {
+  it('merges what a file gives with the defaults (a partial service_data dropped every other limit)', () => {
+    const config = validateNodeConfig({ services: { publish: { service_data: { doc_limit: 5 } }, harvest: { service_data: { granularity: 'YYYY-MM-DD' } } } }, 'CONFIG');
+    expect(config.services.publish.service_data).to.deep.equal({ doc_limit: 5, msg_size_limit: 10485760 });
+    expect(config.services.harvest.service_data).to.include({ granularity: 'YYYY-MM-DD', doc_limit: 100, id_limit: 1000, flow_control: true });
+    expect(config.services.harvest.service_data?.metadataformats).to.deep.equal([{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }]);
+  });
+
+  it('gives each node its own copy of a default (no shared object between two configurations)', () => {
+    const first = validateNodeConfig({}, 'CONFIG');
+    (first.services.harvest.service_data?.metadataformats as unknown[]).push('changed');
+    expect(validateNodeConfig({}, 'CONFIG').services.harvest.service_data?.metadataformats).to.have.length(1);
+  });
+
+  it('still checks the type of a key it gives', () => {
+    expect(() => validateNodeConfig({ services: { publish: { service_data: { doc_limit: 'many' } } } }, 'CONFIG')).to.throw(/doc_limit/);
+  });
+});
