@@ -12,6 +12,7 @@ import { services, status } from './commands/node-info.js';
 import type { PublishOptions } from './commands/publish.js';
 import type { VerifyOptions } from './commands/verify.js';
 import { basicAuthorization } from './credentials.js';
+import { usageError } from './errors.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../errors/exit-codes.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http-client.js';
 
@@ -59,6 +60,27 @@ function withCredentials(command: Command, role: string): Command {
     .option('--password-stdin', 'read the password from standard input');
 }
 
+/**
+ * A URL argument that holds credentials (`http://user:password@host`) is refused before the
+ * command does anything: it would be printed in messages and kept in state files. The message
+ * does not repeat it. Credentials go by --user/LR_USER and a prompt, --password-stdin or LR_PASSWORD.
+ */
+function refuseCredentialUrls(args: unknown[]): void {
+  for (const arg of args.flat()) {
+    if (typeof arg !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) continue;
+    let url: URL;
+    try {
+      url = new URL(arg);
+    } catch {
+      continue; // not a URL after all: the command says what is wrong with it
+    }
+    if (url.username || url.password) {
+      url.username = ''; url.password = '';
+      throw usageError(`give the URL without credentials (${url.origin}): they would be printed and stored; use --user or LR_USER with a prompt, --password-stdin or LR_PASSWORD`);
+    }
+  }
+}
+
 /** The whole program; `exit` receives the exit code of the command. */
 export function buildProgram(exit: (code: ExitCode) => void): Command {
   const program = new Command('lr-node')
@@ -67,6 +89,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .exitOverride();
   const run = <A extends unknown[]>(name: string, action: (...args: A) => Promise<ExitCode | void>) => async (...args: A): Promise<void> => {
     try {
+      refuseCredentialUrls(args);
       exit((await action(...args)) ?? EXIT.ok);
     } catch (error) {
       exit(report(name, error));

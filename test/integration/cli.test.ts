@@ -1,6 +1,7 @@
 /** lr-node as a child process against a real node: publish signed, harvest back identical, verify, errors and exit codes. */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { generateNodeKeyPair } from '../../src/domain/signature/lr-pgp.js';
@@ -117,6 +118,16 @@ describe('lr-node (the command line)', function () {
     const help = await lrNode(['harvest', '--help']);
     expect(help.code).to.equal(0);
     expect(help.stdout).to.contain('--via <protocol>');
+    // A URL with credentials is refused before anything is printed or stored with it.
+    const withCredentials = node.url.replace('://', '://u:Leak-Url-9@');
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'lr-cli-url-'));
+    for (const args of [['status', withCredentials], ['harvest', withCredentials, '--out', 'h.jsonl'], ['publish', withCredentials, SAMPLE_CORPUS], ['distribute', withCredentials]]) {
+      const refused = await lrNode(args, { cwd });
+      expect(refused.code, args[0]).to.equal(2);
+      expect(refused.stderr, args[0]).to.match(/give the URL without credentials/);
+      expect(refused.stdout + refused.stderr, args[0]).to.not.contain('Leak-Url-9');
+    }
+    expect(fs.readdirSync(cwd), 'no state file or output').to.deep.equal([]);
   });
 
   it('distribute prints the outcome per destination; status and services print the node documents', async () => {
