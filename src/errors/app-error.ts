@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   /** The store is unreachable, refuses the node, is still indexing, or the node is not bootstrapped. */
   | 'store_unavailable'
+  /** The store refuses the node's credentials, or its user lacks the rights the node needs. */
+  | 'store_credentials_refused'
   /** The service is switched off in its service description (`active: false`). */
   | 'service_inactive'
   | 'store_error'
@@ -56,6 +58,14 @@ export const badRequest = (message: string): AppError => new AppError(400, 'inva
 /** The one "store not reachable / not usable" outcome: 503 with Retry-After in every protocol. */
 export const storeUnavailable = (message: string, options?: { cause?: unknown; retryAfter?: number }): AppError =>
   new AppError(503, 'store_unavailable', message, true, options);
+
+/**
+ * CouchDB refused the node's credentials (401), or the user may not do what the node needs (403,
+ * e.g. not a server admin): 503 to a client, as the store is not usable, but a node that meets it
+ * at start exits with EXIT.failure (a setting to fix), not EXIT.unreachable (src/errors/exit-codes.ts).
+ */
+export const storeCredentialsRefused = (message: string, options?: { cause?: unknown }): AppError =>
+  new AppError(503, 'store_credentials_refused', message, true, options);
 
 /** A node document bootstrap writes is missing: the store was reset or bootstrap has not run. */
 export const notBootstrapped = (missing: string): AppError =>

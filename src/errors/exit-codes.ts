@@ -33,6 +33,7 @@ export function exitCodeOf(error: unknown): ExitCode {
   const own = (error as { exitCode?: unknown } | undefined)?.exitCode;
   if (typeof own === 'number' && (Object.values(EXIT) as number[]).includes(own)) return own as ExitCode;
   if ((error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') return EXIT.portInUse;
+  if (error instanceof AppError && error.code === 'store_credentials_refused') return EXIT.failure;
   if (error instanceof AppError && error.status === 503) return EXIT.unreachable;
   return EXIT.failure;
 }

@@ -3,7 +3,7 @@
  * HTTP API, one code path. CouchDB errors are mapped to AppError once, here.
  */
 import Nano, { type RequestOptions, type ServerScope } from 'nano';
-import { AppError, storeUnavailable } from '../errors/app-error.js';
+import { AppError, storeCredentialsRefused, storeUnavailable } from '../errors/app-error.js';
 
 export type Couch = ServerScope;
 
@@ -87,7 +87,7 @@ export function mapCouchError(error: unknown, what: string): AppError {
   if (status === 404) return new AppError(404, 'not_found', `${what}: not found`, true, { cause: error });
   if (status === 409) return new AppError(409, 'conflict', `${what}: update conflict`, true, { cause: error });
   if (status === 401 || status === 403) {
-    return storeUnavailable(`CouchDB refused the node's credentials (${what})`, { cause: error });
+    return storeCredentialsRefused(status === 401 ? `CouchDB refused the node's credentials (${what})` : `CouchDB does not let the node's user do this (${what}): the node needs a server admin`, { cause: error });
   }
   if (status === 413) return new AppError(413, 'payload_too_large', `${what}: document too large for the store`, true, { cause: error });
   return new AppError(502, 'store_error', `CouchDB error (${what}): ${nanoError.error ?? status}`, true, { cause: error });

@@ -1,6 +1,6 @@
 /** The error vocabulary (src/errors/app-error.ts) and the exit-code table (src/errors/exit-codes.ts), without a node. */
 import { expect } from 'chai';
-import { AppError, DEFAULT_RETRY_AFTER_SECONDS, SPEC_ERROR_STATUS, badRequest, notBootstrapped, retryAfterOf, specRefusal, storeUnavailable } from '../../../src/errors/app-error.js';
+import { AppError, DEFAULT_RETRY_AFTER_SECONDS, SPEC_ERROR_STATUS, badRequest, notBootstrapped, retryAfterOf, specRefusal, storeCredentialsRefused, storeUnavailable } from '../../../src/errors/app-error.js';
 import { EXIT, exitCodeOf } from '../../../src/errors/exit-codes.js';
 import { CliError, networkError, refusedError, usageError } from '../../../src/cli/errors.js';
 import { ConfigError } from '../../../src/config/settings.js';
@@ -59,6 +59,8 @@ describe('the exit-code table', () => {
     expect(exitCodeOf(storeUnavailable('CouchDB did not answer within 30 s'))).to.equal(EXIT.unreachable);
     expect(exitCodeOf(new ConfigError('PORT', 'must be a port number'))).to.equal(EXIT.failure);
     expect(exitCodeOf(new Error('CouchDB refused the node\'s credentials'))).to.equal(EXIT.failure);
+    // Met at start (a user that is not a server admin, or a wrong password): a setting to fix, not an unreachable store.
+    expect(exitCodeOf(storeCredentialsRefused('CouchDB does not let the node\'s user do this'))).to.equal(EXIT.failure);
     expect(exitCodeOf(usageError('x'))).to.equal(EXIT.usage);
     expect(exitCodeOf(networkError('x'))).to.equal(EXIT.unreachable);
     expect(exitCodeOf(refusedError('x'))).to.equal(EXIT.refused);

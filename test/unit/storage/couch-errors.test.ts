@@ -8,8 +8,8 @@ const nanoError = (statusCode: number | undefined, error = 'x'): Error => Object
 describe('CouchDB errors → AppError (src/storage/couch.ts)', () => {
   const cases: [string, Error, number, string, RegExp][] = [
     ['no answer (connection refused)', nanoError(undefined), 503, 'store_unavailable', /^CouchDB is unreachable \(read x\)$/],
-    ['401: the node\'s credentials refused', nanoError(401, 'unauthorized'), 503, 'store_unavailable', /refused the node's credentials/],
-    ['403 likewise', nanoError(403, 'forbidden'), 503, 'store_unavailable', /refused the node's credentials/],
+    ['401: the node\'s credentials refused', nanoError(401, 'unauthorized'), 503, 'store_credentials_refused', /refused the node's credentials/],
+    ['403: the user may not (not a server admin)', nanoError(403, 'forbidden'), 503, 'store_credentials_refused', /needs a server admin/],
     ['404', nanoError(404, 'not_found'), 404, 'not_found', /read x: not found/],
     ['409', nanoError(409, 'conflict'), 409, 'conflict', /update conflict/],
     ['413', nanoError(413, 'too_large'), 413, 'payload_too_large', /too large for the store/],
