@@ -86,7 +86,8 @@ export async function startNetwork(options: NetworkOptions): Promise<NetworkNode
     await upsertAccount(node, entry.admin.user, entry.admin.password, 'network_admin');
     return entry;
   }));
-  const links = options.topology === 'none' ? 0 : options.topology === 'ring' && options.nodes > 2 ? options.nodes : options.nodes - 1;
+  // A ring closes with a link from the last node to the first: with two nodes, each one to the other.
+  const links = options.topology === 'none' ? 0 : options.topology === 'ring' && options.nodes > 1 ? options.nodes : options.nodes - 1;
   for (let i = 0; i < links; i += 1) {
     await connectNodes(started[i] as NetworkNode, started[(i + 1) % options.nodes] as NetworkNode);
   }

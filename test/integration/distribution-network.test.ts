@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { startTestNode, postJson, getJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, keyServer, replacementChain, type Doc } from '../support/documents.js';
-import { startTestNetwork, connectNodes, publish, distribute, storedDocs, settled, outbound, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { generateNodeKeyPair, signEnvelope } from '../../src/domain/signature/lr-pgp.js';
 import { DistributionScheduler } from '../../src/services/distribute/scheduler.js';
 
@@ -66,9 +66,7 @@ describe('distribution in small networks', function () {
     let sign: (doc: Doc) => Promise<Doc>;
     before(async () => {
       keys = await keyServer();
-      net = await startTestNetwork({ nodes: 2, topology: 'chain', nodeConfig: () => ({ policy: { allow_private_fetch: true } }) });
-      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
-      await connectNodes(b, a); // A → B by the chain, and B → A
+      net = await startTestNetwork({ nodes: 2, topology: 'ring', nodeConfig: () => ({ policy: { allow_private_fetch: true } }) }); // A → B and B → A
       const pair = await generateNodeKeyPair('ring-signer', 'ring-signer@example.org');
       const location = keys.put('ring-signer', pair.publicKeyArmored);
       sign = (doc) => signEnvelope(doc, pair.privateKeyArmored, undefined, [location]);

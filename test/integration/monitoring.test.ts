@@ -331,6 +331,22 @@ describe('the loopback monitoring port (MONITORING_PORT)', function () {
     expect(up.value('lr_embedded_store_restarts_total')).to.equal(1);
   });
 
+  it('answers within its budget while the store hangs (stopped, not gone): store_up 0', async () => {
+    const embedded = node.embedded as EmbeddedCouch;
+    const pid = embedded.pid as number;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const [hung, page] = await Promise.all([scrape(`${node.monitoringUrl}/metrics`), fetch(`${node.monitoringUrl}/dashboard`).then((response) => response.text())]);
+      expect(Date.now() - started, 'answered within the 3 s budget, not when the store resumes').to.be.below(6000);
+      expect(hung.value('lr_store_up')).to.equal(0);
+      expect(page).to.match(/<dd id="store-health"><span class="bad">down<\/span>/);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect((await scrape(`${node.monitoringUrl}/metrics`)).value('lr_store_up')).to.equal(1);
+  });
+
   it('answers an unknown dashboard asset with a JSON 404', async () => {
     const missing = await getJson(`${node.monitoringUrl}/dashboard/assets/..%2Fpackage.json`);
     expect(missing.status).to.equal(404);

@@ -19,6 +19,26 @@ const LIVE_COUNT_BUDGET = { staleMs: 500, catchUpMs: 1000, smallLag: 1000 };
 import type { DailyCounts } from './daily-counts.js';
 
 const OUTCOMES = ['ok', 'skipped', 'unreachable', 'failed'];
+/** How long a scrape or the dashboard waits for the store before reporting it down (Prometheus' default scrape timeout is 10 s). */
+const STORE_BUDGET_MS = 3000;
+
+function down(error: unknown): StoreState {
+  return {
+    up: false, responseMs: null, error: error instanceof Error ? error.message : String(error),
+    documentsStored: null, incomingBacklog: null, viewLag: [], destinations: [], lastInSync: null,
+  };
+}
+
+/** `work`'s result, or `fallback()` once `ms` have passed (`work` must not reject). */
+async function withinBudget<T>(work: Promise<T>, ms: number, fallback: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => { timer = setTimeout(() => resolve(fallback()), ms); });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const DAYS = 30;
 
 export class MonitoringService {
@@ -31,11 +51,17 @@ export class MonitoringService {
     private readonly embedded: { readonly restartCount: number } | undefined,
   ) {}
 
+  /**
+   * The store's figures, or `up: false` once STORE_BUDGET_MS have passed: a store that hangs
+   * (stopped, swapping) rather than refusing would otherwise hold every scrape and dashboard as
+   * long as it hangs, and the monitoring would go silent exactly when it is needed. The reads
+   * left behind end when the store answers; their result is dropped.
+   */
   async storeState(): Promise<StoreState> {
-    const down = (error: unknown): StoreState => ({
-      up: false, responseMs: null, error: error instanceof Error ? error.message : String(error),
-      documentsStored: null, incomingBacklog: null, viewLag: [], destinations: [], lastInSync: null,
-    });
+    return withinBudget(this.readStoreState(), STORE_BUDGET_MS, () => down(new Error(`the store has not answered within ${STORE_BUDGET_MS / 1000} s`)));
+  }
+
+  private async readStoreState(): Promise<StoreState> {
     let responseMs: number;
     try {
       responseMs = await this.store.ping();
@@ -83,7 +109,7 @@ export class MonitoringService {
 
   async dashboard(nodeName: string): Promise<DashboardData> {
     const state = await this.storeState();
-    const perDay = state.up ? await this.daily.lastDays(DAYS).catch(() => undefined) : undefined;
+    const perDay = state.up ? await withinBudget(this.daily.lastDays(DAYS).catch(() => undefined), STORE_BUDGET_MS, () => undefined) : undefined;
     return {
       ...state,
       nodeName,
