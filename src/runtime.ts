@@ -23,6 +23,7 @@ import { createStartingApp } from './starting-app.js';
 import { storeUnavailable } from './errors/app-error.js';
 import { generateNodeKeys } from './domain/node-keys.js';
 import { listenMonitoring } from './monitoring-app.js';
+import { refuseDataDirInUse } from './embedded/data-dir-in-use.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
 
@@ -76,6 +77,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
   } else {
     const dataDir = path.resolve(settings.dataDir);
     const credentials = embeddedCredentials(dataDir);
+    await refuseDataDirInUse(dataDir, credentials);
     embedded = new EmbeddedCouch({ dataDir, ...credentials, logger, port: settings.embeddedPort });
     target = { url: await embedded.start(), ...credentials };
     // Tools (npm run account) find the running store here; LevelDB allows one process only.

@@ -95,6 +95,25 @@ describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
     }
   });
 
+  (onCouchDB ? it.skip : it)('a second node on the DATA_DIR of a running one stops at once with one line, leaving the first untouched', async () => {
+    const dataDir = tempDir();
+    const first = await startMain({ DATA_DIR: dataDir });
+    try {
+      const storeFile = fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8');
+      const started = Date.now();
+      const { code, stderr } = await failingStart({ DATA_DIR: dataDir });
+      expect(Date.now() - started, 'at once, not after the store crash-looped on its lock for 30 s').to.be.below(15000);
+      expect(code).to.equal(EXIT.failure);
+      expect(stderr).to.match(new RegExp(`^configuration error: DATA_DIR: ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by a running node \\(its embedded store answers at http://127\\.0\\.0\\.1:\\d+\\); stop that node, or give this one a DATA_DIR of its own$`));
+      // The tools (lr-node account) still find the running node's store.
+      expect(fs.readFileSync(path.join(dataDir, 'embedded-store.json'), 'utf8')).to.equal(storeFile);
+      expect((await currentStatus(first.url)).OK).to.equal(true);
+    } finally {
+      first.child.kill('SIGTERM');
+      await exitOf(first.child);
+    }
+  });
+
   it('MONITORING_PORT in use: exits with EXIT.portInUse too, leaving nothing running (it stayed up, serving nothing)', async () => {
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
