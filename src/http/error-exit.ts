@@ -30,12 +30,15 @@ export function jsonErrorExit(): Middleware<NodeState> {
     } catch (raw) {
       const error = raw instanceof AppError ? raw : fromBodyParser(raw) ?? raw;
       if (error instanceof AppError) {
-        if (error.status >= 500) ctx.state.log?.error({ err: error, cause: (error.cause as Error | undefined)?.message }, error.message);
+        // A service switched off in its description is the operator's choice, not a fault: no error
+        // log (with a stack) for each request, and no Retry-After, since waiting will not change it.
+        const switchedOff = error.code === 'service_inactive';
+        if (error.status >= 500 && !switchedOff) ctx.state.log?.error({ err: error, cause: (error.cause as Error | undefined)?.message }, error.message);
         ctx.status = error.status;
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');
         // A 503 is temporary: say when to come back (RFC 9110 §15.6.4).
-        if (error.status === 503) ctx.set('Retry-After', String(retryAfterOf(error)));
+        if (error.status === 503 && !switchedOff) ctx.set('Retry-After', String(retryAfterOf(error)));
       } else {
         // Koa-style errors (status + expose), e.g. from router.allowedMethods(): keep their status.
         const status = (error as { status?: number }).status;

@@ -52,9 +52,11 @@ async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Pro
  */
 export function sendOaiFailure(ctx: NodeContext, error: unknown): void {
   const unavailable = error instanceof AppError && error.status === 503;
-  ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
+  // Switched off in its description: the operator's choice, neither logged as an error nor worth a retry.
+  const switchedOff = error instanceof AppError && error.code === 'service_inactive';
+  if (!switchedOff) ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
   ctx.status = unavailable ? 503 : 500;
-  if (unavailable) ctx.set('Retry-After', String(retryAfterOf(error)));
+  if (unavailable && !switchedOff) ctx.set('Retry-After', String(retryAfterOf(error)));
   ctx.type = 'text/plain; charset=utf-8';
   ctx.body = unavailable ? `The OAI-PMH service is temporarily unavailable (${error.message}); retry later.\n` : 'Internal error.\n';
 }
