@@ -4,7 +4,7 @@
  * so a wrong value stops the node with a message naming the setting.
  */
 import fs from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { ConfigError } from './settings.js';
 import { nodeConfigSchema } from './node-config.schema.js';
 
@@ -59,6 +59,14 @@ export interface NodeConfig {
   /** Credentials allowed to call network operations such as /distribute. */
 }
 
+/** ajv's message, with what it leaves out: the unknown key's name, or the values allowed. */
+function describeSchemaError(error: ErrorObject): string {
+  const message = error.message ?? 'invalid';
+  if (error.keyword === 'additionalProperties') return `${message}: ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)} is not a setting here`;
+  if (error.keyword === 'enum') return `${message}: ${((error.params as { allowedValues: unknown[] }).allowedValues).map((value) => JSON.stringify(value)).join(', ')}`;
+  return message;
+}
+
 export function validateNodeConfig(input: unknown, source: string): NodeConfig {
   const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true });
   const validate = ajv.compile<NodeConfig>(nodeConfigSchema);
@@ -66,7 +74,7 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
   if (!validate(copy)) {
     const first = validate.errors?.[0];
     const where = first ? `${first.instancePath || '/'}` : '/';
-    throw new ConfigError(`${source}${where}`, first?.message ?? 'invalid');
+    throw new ConfigError(`${source}${where}`, first ? describeSchemaError(first) : 'invalid');
   }
   return copy;
 }

@@ -20,3 +20,10 @@ describe('CONFIG services.*.service_data', () => {
     expect(() => validateNodeConfig({ services: { publish: { service_data: { doc_limit: 'many' } } } }, 'CONFIG')).to.throw(/doc_limit/);
   });
 });
+
+describe('CONFIG errors name what is wrong', () => {
+  it('an unknown key by its name, a value outside a list with the values allowed', () => {
+    expect(() => validateNodeConfig({ node: { node_nmae: 'x' } }, 'CONFIG')).to.throw('configuration error: CONFIG/node: must NOT have additional properties: "node_nmae" is not a setting here');
+    expect(() => validateNodeConfig({ policy: { deleted_data_policy: 'sometimes' } }, 'CONFIG')).to.throw('configuration error: CONFIG/policy/deleted_data_policy: must be equal to one of the allowed values: "no", "persistent", "transient"');
+  });
+});
