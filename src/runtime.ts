@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config/index.js';
+import { ConfigError, type AppConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
 import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
@@ -95,7 +95,11 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
   let built: ReturnType<typeof buildDeps> | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        // An address this machine does not have, or a name that does not resolve: HOST is wrong.
+        if (['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL'].includes(error.code ?? '')) reject(new ConfigError('HOST', `cannot listen on ${settings.host}: ${error.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'the name does not resolve'}`));
+        else reject(error);
+      });
       server.listen(settings.port, settings.host, () => resolve());
     });
     const address = server.address() as AddressInfo;

@@ -12,7 +12,13 @@ function propertyDefaults(data: Record<string, unknown>, dataSchema: Record<stri
   return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, { ...(dataSchema[key] as Record<string, unknown> | undefined), default: value }]));
 }
 
-function service(authz: string[], data: Record<string, unknown>, dataSchema: Record<string, unknown> = {}) {
+/**
+ * `data`: the service_data of a CONFIG without one. `absentMeans`: keys whose absence has a meaning
+ * of its own (obtain's limits: "absent means return all", spec "Service_data by service"), so a
+ * service_data given without them does not get them.
+ */
+function service(authz: string[], data: Record<string, unknown>, dataSchema: Record<string, unknown> = {}, absentMeans: string[] = []) {
+  const merged = Object.fromEntries(Object.entries(data).filter(([key]) => !absentMeans.includes(key)));
   return {
     type: 'object',
     additionalProperties: false,
@@ -33,7 +39,7 @@ function service(authz: string[], data: Record<string, unknown>, dataSchema: Rec
       },
       // Each default is the property's own: a service_data in CONFIG that gives some keys keeps
       // the defaults of the others (the limits a node must state), instead of replacing them all.
-      service_data: { type: 'object', default: {}, properties: { ...dataSchema, ...propertyDefaults(data, dataSchema) } },
+      service_data: { type: 'object', default: data, properties: { ...dataSchema, ...propertyDefaults(merged, dataSchema) } },
     },
   };
 }
@@ -120,7 +126,7 @@ export const nodeConfigSchema = {
         sword: service(['basicauth'], { version: '1.3' }),
         delete: service(['basicauth'], { delete_action: 'mark', doc_limit: 100, msg_size_limit: 1048576 }, { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'] }, doc_limit: positiveInt, msg_size_limit: positiveInt }),
         distribute: service(['basicauth'], {}),
-        obtain: service(['none'], { doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true }, { doc_limit: positiveInt, id_limit: positiveInt, spec_kv_only: { type: 'boolean' }, flow_control: { type: 'boolean' } }),
+        obtain: service(['none'], { doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true }, { doc_limit: positiveInt, id_limit: positiveInt, spec_kv_only: { type: 'boolean' }, flow_control: { type: 'boolean' } }, ['doc_limit', 'id_limit']),
         harvest: service(['none'], { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 100, id_limit: 1000, flow_control: true, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }], setSpec: null }, { granularity: { enum: ['YYYY-MM-DD', 'YYYY-MM-DDThh:mm:ssZ'] } }),
         oai_pmh: service(['none'], { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 100, id_limit: 1000, flow_control: true, version: 'OAI-PMH 2.0', metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }] }, { granularity: { enum: ['YYYY-MM-DD', 'YYYY-MM-DDThh:mm:ssZ'] } }),
         slice: service(['none'], { doc_limit: 100, id_limit: 1000, flow_control: true }),

@@ -5,11 +5,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../config/index.js';
 
 export interface StoreCredentials { user: string; password: string }
 
 export function embeddedCredentials(dataDir: string): StoreCredentials {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // A file where the directory should be, no permission: say which setting, not only mkdir's errno.
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code ?? (error as Error).message;
+    throw new ConfigError('DATA_DIR', `cannot use ${dataDir} as the data directory: ${why}`);
+  }
   // mkdir's mode applies only to a directory it creates: one an operator made is narrowed too.
   fs.chmodSync(dataDir, 0o700);
   const file = path.join(dataDir, 'embedded-admin.json');

@@ -85,7 +85,9 @@ export class EmbeddedCouch {
     });
     return new Promise((resolve, reject) => {
       let listening = false;
+      let reported = ''; // what the child said before it exited (its listen error), over IPC
       child.on('message', (message: { type?: string; message?: string }) => {
+        if (message.type === 'error' && typeof message.message === 'string') reported = message.message;
         if (message.type === 'listening') {
           listening = true;
           this.listening = true;
@@ -102,7 +104,8 @@ export class EmbeddedCouch {
         }
         if (!listening) {
           // The child exits with the table's code (src/errors/exit-codes.ts, e.g. its port in use): the node exits with it.
-          reject(Object.assign(new Error(`embedded store failed to start (exit ${code ?? signal}): ${stderrTail.trim().split('\n').slice(-3).join(' ')}`), { exitCode: code }));
+          const reason = reported ? `${reported}${this.options.port ? ' (EMBEDDED_COUCH_PORT)' : ''}` : stderrTail.trim().split('\n').slice(-3).join(' ');
+          reject(Object.assign(new Error(`embedded store failed to start (exit ${code ?? signal}): ${reason}`), { exitCode: code }));
           return;
         }
         if (this.stopping) return;

@@ -65,6 +65,29 @@ describe('configuration errors stop the node with a one-line message naming the 
     expect(stderr).to.contain('must NOT have additional properties');
   });
 
+  it('HOST and DATA_DIR that cannot be used are named, with why (not only the errno)', async () => {
+    expect((await failingStart({ HOST: 'no-such-host.invalid', DATA_DIR: tempDir() })).stderr).to.equal('configuration error: HOST: cannot listen on no-such-host.invalid: the name does not resolve');
+    if (onCouchDB) return; // the embedded store's directory: on CouchDB the node keeps nothing there
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    const { code, stderr } = await failingStart({ DATA_DIR: file });
+    expect(code).to.equal(EXIT.failure);
+    expect(stderr).to.equal(`configuration error: DATA_DIR: cannot use ${file} as the data directory: a file is in the way`);
+  });
+
+  (onCouchDB ? it.skip : it)('EMBEDDED_COUCH_PORT in use is named (the reason was empty)', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (holder.address() as net.AddressInfo).port;
+      const { code, stderr } = await failingStart({ EMBEDDED_COUCH_PORT: String(port), DATA_DIR: tempDir() });
+      expect(code).to.equal(EXIT.portInUse);
+      expect(stderr).to.equal(`node failed to start: embedded store failed to start (exit 5): listen EADDRINUSE: address already in use 127.0.0.1:${port} (EMBEDDED_COUCH_PORT)`);
+    } finally {
+      holder.close();
+    }
+  });
+
   it('COUCHDB_URL with wrong credentials: a readable message, not a stack', async () => {
     // A real server to refuse the credentials: the suite's CouchDB, or the embedded store of a running node.
     const running = onCouchDB ? undefined : await startMain({ DATA_DIR: tempDir() });

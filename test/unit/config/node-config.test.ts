@@ -16,6 +16,11 @@ describe('CONFIG services.*.service_data', () => {
     expect(validateNodeConfig({}, 'CONFIG').services.harvest.service_data?.metadataformats).to.have.length(1);
   });
 
+  it('but for obtain\'s limits, whose absence means "return all" (spec)', () => {
+    expect(validateNodeConfig({ services: { obtain: { service_data: { flow_control: false } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ flow_control: false, spec_kv_only: false });
+    expect(validateNodeConfig({}, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true });
+  });
+
   it('still checks the type of a key it gives', () => {
     expect(() => validateNodeConfig({ services: { publish: { service_data: { doc_limit: 'many' } } } }, 'CONFIG')).to.throw(/doc_limit/);
   });
