@@ -41,7 +41,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate),
     authRoutes(deps.authPages),
     oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate),
-    distributeRoutes(deps.distribution, deps.settings, deps.gate),
+    distributeRoutes(deps.distribution, deps.gate),
     monitoringRoutes(deps.monitoring, deps.gate),
   ];
   for (const router of routers) {

@@ -9,6 +9,17 @@ import { onCouchDB, TEST_COUCHDB_URL } from '../support/store.js';
 import { EXIT } from '../../src/errors/exit-codes.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
 
+/** Runs `use` while a port is held by another listener (for the "in use" exits). */
+async function withHeldPort(use: (port: number) => Promise<void>): Promise<void> {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  try {
+    await use((holder.address() as net.AddressInfo).port);
+  } finally {
+    holder.close();
+  }
+}
+
 async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = runMain(env);
   let stderr = '';
@@ -76,16 +87,11 @@ describe('configuration errors stop the node with a one-line message naming the 
   });
 
   (onCouchDB ? it.skip : it)('EMBEDDED_COUCH_PORT in use is named (the reason was empty)', async () => {
-    const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (holder.address() as net.AddressInfo).port;
+    await withHeldPort(async (port) => {
       const { code, stderr } = await failingStart({ EMBEDDED_COUCH_PORT: String(port), DATA_DIR: tempDir() });
       expect(code).to.equal(EXIT.portInUse);
       expect(stderr).to.equal(`node failed to start: embedded store failed to start (exit 5): listen EADDRINUSE: address already in use 127.0.0.1:${port} (EMBEDDED_COUCH_PORT)`);
-    } finally {
-      holder.close();
-    }
+    });
   });
 
   it('COUCHDB_URL with wrong credentials: a readable message, not a stack', async () => {
@@ -106,16 +112,11 @@ describe('configuration errors stop the node with a one-line message naming the 
 
 describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
   it('PORT in use: exits with EXIT.portInUse and one line naming the port', async () => {
-    const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (holder.address() as net.AddressInfo).port;
+    await withHeldPort(async (port) => {
       const { code, stderr } = await failingStart({ PORT: String(port), DATA_DIR: tempDir() });
       expect(code).to.equal(EXIT.portInUse);
       expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
-    } finally {
-      holder.close();
-    }
+    });
   });
 
   (onCouchDB ? it.skip : it)('a second node on the DATA_DIR of a running one stops at once with one line, leaving the first untouched', async () => {
@@ -138,10 +139,7 @@ describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
   });
 
   it('MONITORING_PORT in use: exits with EXIT.portInUse too, leaving nothing running (it stayed up, serving nothing)', async () => {
-    const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (holder.address() as net.AddressInfo).port;
+    await withHeldPort(async (port) => {
       const { code, stderr } = await failingStart({ PORT: '0', MONITORING_PORT: String(port), DATA_DIR: tempDir() });
       expect(code).to.equal(EXIT.portInUse);
       expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
@@ -150,9 +148,7 @@ describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
       const cli = await lrNode(['start'], { env: { PORT: '0', MONITORING_PORT: String(port), DATA_DIR: tempDir() }, timeoutMs: 60000 });
       expect(cli.code).to.equal(EXIT.portInUse);
       expect(cli.stderr.trim()).to.equal(`start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
-    } finally {
-      holder.close();
-    }
+    });
   });
 });
 

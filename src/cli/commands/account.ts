@@ -3,13 +3,10 @@
  * node's accounts database (the running node's embedded store, a fresh one, or COUCHDB_URL).
  * Passwords come from a no-echo prompt (asked twice) or standard input, never from arguments.
  */
-import { loadConfig } from '../../config/index.js';
-import { databaseNames } from '../../storage/databases.js';
-import { ensureDatabases } from '../../storage/bootstrap.js';
 import { AccountRepository, ACCOUNT_NAME, type AccountRole } from '../../storage/account-repository.js';
 import { ACCOUNT_ROLES, createAccount } from '../../services/auth/accounts.service.js';
 import { hashPassword, passwordWeakness } from '../../domain/password.js';
-import { connectForTool } from '../store-connection.js';
+import { withToolStore } from '../store-connection.js';
 import { readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
 
@@ -35,12 +32,8 @@ function checkedRoles(roles: string[] | undefined): AccountRole[] {
 export async function account(action: AccountAction, name: string | undefined, options: AccountOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (action !== 'list' && (!name || !ACCOUNT_NAME.test(name))) throw usageError('give an account name: letters, digits and . _ @ + - (at most 64)');
   const roles = action === 'add' ? checkedRoles(options.roles) : [];
-  const config = loadConfig(env);
-  const connection = await connectForTool(config.settings);
-  try {
-    const names = databaseNames(config.settings.dbPrefix);
-    await ensureDatabases(connection.couch, names);
-    const accounts = new AccountRepository(connection.couch, names);
+  await withToolStore(env, async (couch, names) => {
+    const accounts = new AccountRepository(couch, names);
     const now = new Date().toISOString();
     if (action === 'list') {
       const listed = await accounts.list();
@@ -65,7 +58,5 @@ export async function account(action: AccountAction, name: string | undefined, o
     found.updated = now;
     await accounts.update(found);
     process.stdout.write(`account ${accountName}: ${action === 'passwd' ? 'password changed' : `${action}d`}\n`);
-  } finally {
-    await connection.close();
-  }
+  });
 }

@@ -5,11 +5,8 @@
  * where the node's DATA_DIR or COUCHDB_URL is, as the account commands are. The password comes
  * from a no-echo prompt or standard input, never from arguments, and is never printed.
  */
-import { loadConfig } from '../../config/index.js';
-import { databaseNames } from '../../storage/databases.js';
-import { ensureDatabases } from '../../storage/bootstrap.js';
 import { DestinationCredentialsRepository } from '../../storage/destination-credentials.js';
-import { connectForTool } from '../store-connection.js';
+import { withToolStore } from '../store-connection.js';
 import { readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
 
@@ -40,12 +37,8 @@ async function readPassword(user: string, fromStdin: boolean): Promise<string> {
 export async function destination(action: DestinationAction, url: string | undefined, options: DestinationOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const target = action === 'list' ? undefined : destinationUrl(url);
   if (action === 'set' && !options.user) throw usageError('give --user: the destination\'s network_admin account');
-  const config = loadConfig(env);
-  const connection = await connectForTool(config.settings);
-  try {
-    const names = databaseNames(config.settings.dbPrefix);
-    await ensureDatabases(connection.couch, names);
-    const credentials = new DestinationCredentialsRepository(connection.couch, names);
+  await withToolStore(env, async (couch, names) => {
+    const credentials = new DestinationCredentialsRepository(couch, names);
     if (action === 'list') {
       const listed = await credentials.list();
       if (options.json) process.stdout.write(`${JSON.stringify(listed)}\n`);
@@ -62,7 +55,5 @@ export async function destination(action: DestinationAction, url: string | undef
     const user = options.user as string;
     await credentials.setCredentials(destinationKey, { user, password: await readPassword(user, options.passwordStdin === true) });
     process.stdout.write(`credentials for ${destinationKey} set (user ${user}); used from the next /distribute\n`);
-  } finally {
-    await connection.close();
-  }
+  });
 }

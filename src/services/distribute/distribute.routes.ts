@@ -3,13 +3,11 @@ import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
 import type { Distribution } from './wiring.js';
-import type { ServiceSettings } from '../service-settings.js';
 
-export function distributeRoutes(distribution: Distribution, settings: ServiceSettings, gate: Gate): Router<NodeState> {
+export function distributeRoutes(distribution: Distribution, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
   // Spec "Authentication", 7: restricted to network operations.
   router.post('/distribute', gate.can('distribute'), async (ctx) => {
-    await settings.of('distribute'); // 503 when its description says the service is not active
     const answer = await distribution.service.distribute();
     ctx.status = answer.OK ? 200 : 500;
     ctx.body = answer;

@@ -17,6 +17,7 @@ import { INBOUND_PATH } from './inbound-proxy.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import type { ServiceSettings } from '../service-settings.js';
 import { publicFetchError } from '../../net/fetch-failure.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
@@ -69,14 +70,17 @@ export class DistributeService {
     private readonly logger: Logger,
     private readonly leases: LeaseRepository,
     private readonly metrics: NodeMetrics,
+    private readonly settings: ServiceSettings,
   ) {}
 
   /**
    * Starts a run, or reports the one in progress (its start time) without starting another. Runs
    * do not overlap across node processes either: a run holds the `distribution` lease in CouchDB.
    */
-  distribute(): Promise<DistributeAnswer> {
-    if (this.running) return Promise.resolve({ OK: true, error: '', running_since: this.running.since });
+  async distribute(): Promise<DistributeAnswer> {
+    // A description that says the service is not active: 503, for POST /distribute and a scheduled run alike.
+    await this.settings.of('distribute');
+    if (this.running) return { OK: true, error: '', running_since: this.running.since };
     const since = new Date().toISOString();
     const done = this.leased(since).finally(() => { this.running = undefined; });
     this.running = { since, done };

@@ -51,7 +51,7 @@ export function buildDistribution(input: DistributionInput): Distribution {
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, !input.embedded);
   const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock });
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
-  const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics);
+  const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics, input.settings);
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),
@@ -60,7 +60,6 @@ export function buildDistribution(input: DistributionInput): Distribution {
     receiver,
     repository,
     follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), receiver, logger),
-    // A scheduled run checks, as POST /distribute does, that the service is active (503 otherwise, logged by the scheduler).
-    scheduler: new DistributionScheduler(input.nodes, async () => { await input.settings.of('distribute'); return service.distribute(); }, logger),
+    scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
   };
 }

@@ -10,6 +10,7 @@ import type { DashboardData, StoreState } from '../../monitoring/dashboard-data.
 import type { MonitoringRepository } from '../../storage/monitoring-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
+import { whileNotAborted } from '../../storage/couch.js';
 
 /**
  * How long a scrape waits for the live count (src/storage/resource-repository.ts liveSummary):
@@ -21,6 +22,7 @@ import type { DailyCounts } from './daily-counts.js';
 const OUTCOMES = ['ok', 'skipped', 'unreachable', 'failed'];
 /** How long a scrape or the dashboard waits for the store before reporting it down (Prometheus' default scrape timeout is 10 s). */
 const STORE_BUDGET_MS = 3000;
+const DAYS = 30;
 
 function down(error: unknown): StoreState {
   return {
@@ -28,18 +30,6 @@ function down(error: unknown): StoreState {
     documentsStored: null, incomingBacklog: null, viewLag: [], destinations: [], lastInSync: null,
   };
 }
-
-/** `work`'s result, or `fallback()` once `ms` have passed (`work` must not reject). */
-async function withinBudget<T>(work: Promise<T>, ms: number, fallback: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => { timer = setTimeout(() => resolve(fallback()), ms); });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-const DAYS = 30;
 
 export class MonitoringService {
   constructor(
@@ -58,7 +48,7 @@ export class MonitoringService {
    * left behind end when the store answers; their result is dropped.
    */
   async storeState(): Promise<StoreState> {
-    return withinBudget(this.readStoreState(), STORE_BUDGET_MS, () => down(new Error(`the store has not answered within ${STORE_BUDGET_MS / 1000} s`)));
+    return whileNotAborted(this.readStoreState(), AbortSignal.timeout(STORE_BUDGET_MS)).catch(() => down(new Error(`the store has not answered within ${STORE_BUDGET_MS / 1000} s`)));
   }
 
   private async readStoreState(): Promise<StoreState> {
@@ -109,7 +99,7 @@ export class MonitoringService {
 
   async dashboard(nodeName: string): Promise<DashboardData> {
     const state = await this.storeState();
-    const perDay = state.up ? await withinBudget(this.daily.lastDays(DAYS).catch(() => undefined), STORE_BUDGET_MS, () => undefined) : undefined;
+    const perDay = state.up ? await whileNotAborted(this.daily.lastDays(DAYS), AbortSignal.timeout(STORE_BUDGET_MS)).catch(() => undefined) : undefined;
     return {
       ...state,
       nodeName,
