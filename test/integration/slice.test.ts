@@ -248,17 +248,45 @@ describe('GET /slice without flow control', function () {
   let node: TestNode;
   before(async () => {
     node = await startTestNode({ nodeConfig: { services: { slice: { service_data: { doc_limit: DOC_LIMIT, id_limit: ID_LIMIT, flow_control: false } } } } });
-    await node.couch.use(node.names.resourceData).bulk({ docs: Array.from({ length: 20 }, (_, i) => rawDoc(i)) as never[] });
+    // More than one streamed chunk of documents (200) and of identifiers (1,000).
+    stored = [...Array.from({ length: RAW }, (_, i) => rawDoc(i)), ...notLive(), { ...rawDoc(7), _id: 'comma-key', doc_ID: 'comma-key', keys: ['Interest, Simple Interest'] }];
+    await node.couch.use(node.names.resourceData).bulk({ docs: stored as never[] });
   });
   after(async () => node?.stop());
 
-  it('answers one limited page without a token and refuses tokens', async () => {
-    const { status, body } = await getJson(`${node.url}/slice?any_tags=common`);
-    expect(status).to.equal(200);
-    expect(body.resultCount).to.equal(DOC_LIMIT);
-    expect(body).to.not.have.property('resumption_token');
-    const refused = await getJson(`${node.url}/slice?identity=alice&resumption_token=abc.def`);
+  const slice = (query: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> => getJson(`${node.url}/slice?${new URLSearchParams(query).toString()}`);
+
+  it('answers the whole slice, past the page limits, with no token (spec: a token only "when the node limits result counts")', async () => {
+    const queries: Record<string, string>[] = [{}, { any_tags: 'common' }, { identity: 'alice', any_tags: 'math,rare' }, { from: '2024-03-03', until: '2024-03-06' }];
+    for (const query of queries) {
+      const { status, body } = await slice(query);
+      expect(status, JSON.stringify(query)).to.equal(200);
+      const ids = (body.documents as { doc_ID: string; resource_data_description?: Doc }[]).map((entry) => entry.doc_ID);
+      expect(ids, JSON.stringify(query)).to.deep.equal(expected(query));
+      expect(body.resultCount).to.equal(ids.length);
+      expect(body).to.not.have.property('resumption_token');
+      expect(Object.keys(body)).to.deep.equal(['replyStart', 'keyCount', 'documents', 'resultCount', 'replyEnd']);
+      expect((body.documents as { resource_data_description?: Doc }[])[0]?.resource_data_description?.doc_ID).to.equal(ids[0]);
+    }
+    const ids = await slice({ ids_only: 'T' });
+    expect((ids.body.documents as { doc_ID: string }[]).map((entry) => entry.doc_ID)).to.deep.equal(expected({}));
+    expect(ids.body.documents as object[]).to.have.length.above(ID_LIMIT).and.to.satisfy((entries: object[]) => entries.every((entry) => Object.keys(entry).join() === 'doc_ID'));
+  });
+
+  it('any_tags names a key holding a comma by quoting it; unquoted, the comma separates tags', async () => {
+    const quoted = await slice({ any_tags: '"interest, simple interest",rare' });
+    expect((quoted.body.documents as { doc_ID: string }[]).map((entry) => entry.doc_ID)).to.deep.equal([...expected({ any_tags: 'rare' }), 'comma-key'].sort((a, b) => (stored.find((d) => d._id === a)?.node_timestamp as string).localeCompare(stored.find((d) => d._id === b)?.node_timestamp as string) || (a < b ? -1 : 1)));
+    const bare = await slice({ any_tags: 'interest, simple interest' });
+    expect(bare.body.documents).to.deep.equal([]);
+    const open = await slice({ any_tags: '"interest, simple' });
+    expect(open.status).to.equal(400);
+    expect(open.body).to.deep.include({ OK: false, error: 'any_tags has a quote that is not closed' });
+  });
+
+  it('refuses tokens, in the JSON error form', async () => {
+    const refused = await slice({ identity: 'alice', resumption_token: 'abc.def' });
     expect(refused.status).to.equal(400);
+    expect(refused.body).to.include({ OK: false });
     expect(refused.body.error).to.match(/flow control/);
   });
 });

@@ -63,6 +63,36 @@ function bool(query: Query, name: string): boolean {
   throw badRequest(`${name} must be T, F, true or false, got "${value.slice(0, 40)}"`);
 }
 
+/**
+ * A comma-separated list in which a tag holding a comma is quoted, as in a CSV field (RFC 4180
+ * §2.6-2.7): `"interest, simple interest",math`, with `""` for a quote inside quotes. Stored
+ * keys hold commas (the NSDL corpus has "interest, simple interest"), and a bare comma has always
+ * separated tags (the original node split on it), so quoting is the one way to name such a key.
+ */
+export function splitTags(value: string): string[] {
+  const tags: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value[i] as string;
+    if (quoted) {
+      if (c !== '"') current += c;
+      else if (value[i + 1] === '"') { current += '"'; i += 1; } else quoted = false;
+    } else if (c === ',') {
+      tags.push(current);
+      current = '';
+    } else if (c === '"' && current.trim() === '') {
+      quoted = true;
+      current = '';
+    } else {
+      current += c;
+    }
+  }
+  if (quoted) throw badRequest('any_tags has a quote that is not closed');
+  tags.push(current);
+  return tags;
+}
+
 export function parseSliceArgs(query: Query): SliceArgs {
   const unknown = Object.keys(query).filter((name) => !KNOWN.has(name));
   if (unknown.length > 0) throw badRequest(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).map((name) => name.slice(0, 40)).join(', ')}`);
@@ -71,7 +101,7 @@ export function parseSliceArgs(query: Query): SliceArgs {
   if (identity !== undefined && identity.length === 0) throw badRequest('identity is empty');
   // any_tags is a comma-separated list; repeating the argument adds to the list.
   const rawTags = query.any_tags;
-  const pieces = (Array.isArray(rawTags) ? rawTags : rawTags === undefined ? [] : [rawTags]).flatMap((value) => value.split(','));
+  const pieces = (Array.isArray(rawTags) ? rawTags : rawTags === undefined ? [] : [rawTags]).flatMap(splitTags);
   const tags = [...new Set(pieces.map((tag) => capped('a tag of any_tags', tag.trim().toLowerCase(), MAX_VALUE_LENGTH)).filter((tag) => tag.length > 0))].sort();
   if (rawTags !== undefined && tags.length === 0) throw badRequest('any_tags is empty');
   if (tags.length > MAX_TAGS) throw badRequest(`any_tags has ${tags.length} tags, at most ${MAX_TAGS} are allowed`);

@@ -1,10 +1,11 @@
 /** GET /slice (spec "Slice (optional)"): settings and arguments, then the use case. */
+import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
 import { ServiceSettings, numberSetting, credentialsRequired } from '../service-settings.js';
 import { parseSliceArgs } from './slice-args.js';
-import type { SliceLimits, SliceService } from './slice.service.js';
+import { SliceStream, type SliceLimits, type SliceService } from './slice.service.js';
 
 /** The schema's defaults, for a service description edited in CouchDB without them. */
 const DEFAULT_DOC_LIMIT = 100;
@@ -23,10 +24,16 @@ export function sliceRoutes(service: SliceService, settings: ServiceSettings, ga
     const limits: SliceLimits = {
       docLimit: positive(numberSetting(data, 'doc_limit'), DEFAULT_DOC_LIMIT),
       idLimit: positive(numberSetting(data, 'id_limit'), DEFAULT_ID_LIMIT),
-      // Without flow control a slice is one limited page and never carries a token.
+      // Without flow control the whole slice is answered, streamed, and never carries a token.
       flowControl: data?.flow_control !== false,
     };
-    ctx.body = await service.slice(args, limits);
+    const answer = await service.slice(args, limits);
+    if (answer instanceof SliceStream) {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = Readable.from(answer.chunks, { objectMode: false });
+    } else {
+      ctx.body = answer;
+    }
   });
   return router;
 }

@@ -33,6 +33,15 @@ export interface SliceResponse {
 
 type Via = 'identity' | 'tags';
 
+/** A whole slice as JSON text chunks (no flow control). */
+export class SliceStream {
+  constructor(readonly chunks: AsyncGenerator<string>) {}
+}
+
+/** Rows read per store request while a whole slice streams. */
+const WHOLE_DOCS_CHUNK = 200;
+const WHOLE_IDS_CHUNK = 1000;
+
 /**
  * Token state beyond the cursor: the fixed end bound, for identity AND tags the index chosen,
  * and the request's arguments (`a`), so the token alone continues the slice.
@@ -64,8 +73,36 @@ const SERVICE = 'slice';
 export class SliceService {
   constructor(private readonly repo: SliceRepository, private readonly tokens: TokenCodec, private readonly clock: Clock) {}
 
-  async slice(requested: SliceArgs, limits: SliceLimits): Promise<SliceResponse> {
+  /**
+   * With flow control, one page and a token while more remain. Without it (`flow_control: false`)
+   * the whole slice, streamed (SliceStream): the spec names a token only "when the node limits
+   * result counts", so a node that does not limit them answers every document, as obtain and
+   * harvest do.
+   */
+  async slice(requested: SliceArgs, limits: SliceLimits): Promise<SliceResponse | SliceStream> {
     const replyStart = this.clock().toISOString();
+    const plan = await this.plan(requested, limits);
+    const { args, indexes } = plan;
+    const entryOf = (entry: PageEntry): SliceEntry => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicForm(entry.doc) });
+    if (!limits.flowControl) return this.whole(plan, replyStart, entryOf);
+    const page = await this.page(plan, plan.resumed?.cursor, plan.pageSize, true);
+    let token: string | undefined;
+    if (page.next) {
+      const extra: TokenExtra = plan.via === undefined ? { end: plan.bounds.end, a: argsOf(args) } : { end: plan.bounds.end, via: plan.via, a: argsOf(args) };
+      token = this.tokens.encode({ s: SERVICE, q: plan.fingerprint, k: [page.next.ts, page.next.id], n: (plan.resumed?.count ?? 0) + page.entries.length, x: extra });
+    }
+    return {
+      replyStart,
+      keyCount: indexes.length,
+      documents: page.entries.map(entryOf),
+      resultCount: page.entries.length,
+      replyEnd: this.clock().toISOString(),
+      ...(token === undefined ? {} : { resumption_token: token }),
+    };
+  }
+
+  /** What a request reads: its arguments (a token's, when sent alone), bounds, and the index keys. */
+  private async plan(requested: SliceArgs, limits: SliceLimits): Promise<Plan> {
     const args = withTokenArgs(requested);
     const fingerprint = requestFingerprint(argsOf(args));
     const resumed = args.resumptionToken === undefined ? undefined : this.resume(args.resumptionToken, fingerprint, limits);
@@ -75,35 +112,50 @@ export class SliceService {
     const end = resumed?.extra.end ?? (args.until !== undefined && args.until <= hwm ? args.until : hwm);
     const bounds: SliceBounds = { from: args.from, end };
     const pageSize = Math.max(1, args.idsOnly ? limits.idLimit : limits.docLimit);
-
-    let via: Via | undefined;
-    let indexes: SliceIndexKey[];
     const identityKey: SliceIndexKey[] = args.identity === undefined ? [] : [{ view: 'by_identity', prefix: [args.identity] }];
     const tagKeys: SliceIndexKey[] = args.tags.map((tag) => ({ view: 'by_tag', prefix: [tag] }));
     if (identityKey.length > 0 && tagKeys.length > 0) {
-      via = resumed?.extra.via ?? await this.moreSelective(identityKey, tagKeys, bounds, resumed?.cursor);
-      indexes = via === 'identity' ? identityKey : tagKeys;
-    } else {
-      indexes = identityKey.length > 0 ? identityKey : tagKeys.length > 0 ? tagKeys : [{ view: 'by_date', prefix: [] }];
+      const via = resumed?.extra.via ?? await this.moreSelective(identityKey, tagKeys, bounds, resumed?.cursor);
+      return { args, fingerprint, resumed, bounds, pageSize, via, indexes: via === 'identity' ? identityKey : tagKeys };
     }
+    const indexes = identityKey.length > 0 ? identityKey : tagKeys.length > 0 ? tagKeys : [{ view: 'by_date' as const, prefix: [] }];
+    return { args, fingerprint, resumed, bounds, pageSize, via: undefined, indexes };
+  }
 
-    const page = via === undefined
-      ? await this.plainPage(indexes, bounds, resumed?.cursor, pageSize, args.idsOnly)
-      : await this.filteredPage(indexes, bounds, resumed?.cursor, pageSize, this.otherCriterion(via, args), limits.flowControl);
+  /** `bounded`: a filtered page stops after SCAN_BUDGET index rows (flow control). */
+  private page(plan: Plan, after: SliceRow | undefined, pageSize: number, bounded: boolean): Promise<Page> {
+    return plan.via === undefined
+      ? this.plainPage(plan.indexes, plan.bounds, after, pageSize, plan.args.idsOnly)
+      : this.filteredPage(plan.indexes, plan.bounds, after, pageSize, this.otherCriterion(plan.via, plan.args), bounded);
+  }
 
-    let token: string | undefined;
-    if (page.next && limits.flowControl) {
-      const extra: TokenExtra = via === undefined ? { end, a: argsOf(args) } : { end, via, a: argsOf(args) };
-      token = this.tokens.encode({ s: SERVICE, q: fingerprint, k: [page.next.ts, page.next.id], n: (resumed?.count ?? 0) + page.entries.length, x: extra });
+  /** The whole slice, read in chunks and streamed as it is read (memory stays constant). */
+  private whole(plan: Plan, replyStart: string, entryOf: (entry: PageEntry) => SliceEntry): SliceStream {
+    const chunkSize = plan.args.idsOnly ? WHOLE_IDS_CHUNK : WHOLE_DOCS_CHUNK;
+    const head = JSON.stringify({ replyStart, keyCount: plan.indexes.length });
+    const clock = this.clock;
+    const page = (after: SliceRow | undefined): Promise<Page> => this.page(plan, after, chunkSize, false);
+    let sent = 0;
+    async function* chunks(): AsyncGenerator<string> {
+      yield `${head.slice(0, -1)},"documents":[`;
+      try {
+        let after: SliceRow | undefined;
+        do {
+          const read = await page(after);
+          let text = '';
+          for (const entry of read.entries) { text += (sent > 0 ? ',' : '') + JSON.stringify(entryOf(entry)); sent += 1; }
+          if (text) yield text;
+          after = read.next;
+        } while (after);
+        yield `],"resultCount":${sent},"replyEnd":${JSON.stringify(clock().toISOString())}}`;
+      } catch (error) {
+        // The status line is sent: the answer ends with the JSON error form, so a client never
+        // takes a short list for the whole slice (obtain's and harvest's streams do the same).
+        const reason = error instanceof Error ? error.message : 'store error';
+        yield `],"resultCount":${sent},"replyEnd":${JSON.stringify(clock().toISOString())},"OK":false,"error":${JSON.stringify(`the slice is incomplete after ${sent} documents: ${reason}`)}}`;
+      }
     }
-    return {
-      replyStart,
-      keyCount: indexes.length,
-      documents: page.entries.map((entry) => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicForm(entry.doc) })),
-      resultCount: page.entries.length,
-      replyEnd: this.clock().toISOString(),
-      ...(token === undefined ? {} : { resumption_token: token }),
-    };
+    return new SliceStream(chunks());
   }
 
   private resume(token: string, fingerprint: string, limits: SliceLimits): { cursor: SliceRow; count: number; extra: TokenExtra } {
@@ -180,6 +232,17 @@ export class SliceService {
   }
 }
 
-interface Page { entries: { id: string; doc?: StoredDoc }[]; next: SliceRow | undefined }
+interface PageEntry { id: string; doc?: StoredDoc }
+interface Page { entries: PageEntry[]; next: SliceRow | undefined }
+
+interface Plan {
+  args: SliceArgs;
+  fingerprint: string;
+  resumed: { cursor: SliceRow; count: number; extra: TokenExtra } | undefined;
+  bounds: SliceBounds;
+  pageSize: number;
+  via: Via | undefined;
+  indexes: SliceIndexKey[];
+}
 
 
