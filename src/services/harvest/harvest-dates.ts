@@ -28,7 +28,10 @@ export function parseDatestamp(text: string): ParsedDate | undefined {
   const match = SECOND.exec(text) ?? DAY.exec(text);
   if (!match) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00'] = match;
-  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s), 0);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)
     || date.getUTCHours() !== Number(h) || date.getUTCMinutes() !== Number(mi) || date.getUTCSeconds() !== Number(s)) return undefined;
   return { value: text, granularity: text.length === 10 ? 'YYYY-MM-DD' : SECONDS };
