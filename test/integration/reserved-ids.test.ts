@@ -35,6 +35,16 @@ describe('reserved doc_IDs', () => {
     });
   }
 
+  it('refuses a doc_ID holding a control character (XML cannot carry it: OAI-PMH would show another identifier)', async () => {
+    const ids = ['urn:x:H\u0001', 'tab\tid', 'line\nid', 'del\u007f', 'c1\u0085'];
+    const docs = [...nsdlDocs(ids.length).map((doc, i) => ({ ...doc, doc_ID: ids[i] })), { ...(nsdlDocs(1)[0] as Doc), doc_ID: 'control-good' }];
+    const { body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+    const results = body.document_results as { OK: boolean; error?: string }[];
+    expect(results.map((r) => r.OK)).to.deep.equal([false, false, false, false, false, true]);
+    for (const result of results.slice(0, -1)) expect(result.error).to.match(/doc_ID must not hold control characters/);
+    for (const id of ids) expect(await stored(node, id)).to.equal(undefined);
+  });
+
   it('one reserved doc_ID among good ones: one per-document error, the others stored', async () => {
     const [good1, bad, good2] = nsdlDocs(3) as [Doc, Doc, Doc];
     const docs = [{ ...good1, doc_ID: 'reserved-good-1' }, { ...bad, doc_ID: '_changes' }, { ...good2, doc_ID: 'reserved-good-2' }];
@@ -60,11 +70,13 @@ describe('reserved doc_IDs', () => {
     const incoming = { ...doc, _id: 'arrived-1', _rev: '1-aaaa', doc_ID: '_design/evil', publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
     const [good] = nsdlDocs(2).slice(1) as [Doc];
     const goodIncoming = { ...good, _id: 'arrived-2', _rev: '1-bbbb', doc_ID: 'arrived-good', publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
-    const response = await fetch(`${node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ docs: [incoming, goodIncoming], new_edits: false }) });
+    const control = { ...goodIncoming, _id: 'arrived-3', _rev: '1-cccc', doc_ID: 'arrived\u0001control' };
+    const response = await fetch(`${node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ docs: [incoming, control, goodIncoming], new_edits: false }) });
     expect(response.status).to.equal(201);
     const deadline = Date.now() + 20000;
     while (Date.now() < deadline && !(await stored(node, 'arrived-good'))) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await stored(node, 'arrived-good')).to.not.equal(undefined);
     expect(await stored(node, '_design/evil')).to.equal(undefined);
+    expect(await stored(node, 'arrived\u0001control')).to.equal(undefined);
   });
 });

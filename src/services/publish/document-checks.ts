@@ -56,8 +56,17 @@ function storeRefusalError(doc: Envelope): string | undefined {
   if (Array.isArray(doc.replaces) && doc.replaces.some((id) => typeof id === 'string' && id.startsWith('_'))) {
     return 'invalid document: replaces must not name an id beginning with "_" (reserved by the store)';
   }
+  if (typeof doc.doc_ID === 'string' && CONTROL.test(doc.doc_ID)) return 'invalid document: doc_ID must not hold control characters (U+0000-U+001F, U+007F-U+009F)';
   return undefined;
 }
+
+/**
+ * An identifier travels in URLs and in XML, where C0 controls cannot appear at all (XML 1.0 §2.2)
+ * and tabs and newlines in an attribute become spaces: an OAI-PMH harvester would see another
+ * identifier than JSON harvest's, and could not ask for it back.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const identityOf = (doc: Envelope): Record<string, unknown> => (doc.identity as Record<string, unknown> | undefined) ?? {};
 
