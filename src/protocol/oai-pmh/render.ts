@@ -139,6 +139,17 @@ function body(w: Writer, data: OaiBody, fragments: string[]): void {
   }
 }
 
+/**
+ * Written directly: tabs and line ends in an echoed argument must be character references, or
+ * attribute-value normalisation turns them into spaces (XML 1.0 §3.3.3), and xmlbuilder2 writes
+ * no character references in attributes.
+ */
+function requestXml(request: OaiResponse['request']): string {
+  const attributes = Object.entries(request.attributes ?? {})
+    .map(([name, value]) => ` ${name}="${escapeXml(value).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`)}"`).join('');
+  return `<request${attributes}>${escapeXml(request.baseURL)}</request>`;
+}
+
 export function renderOaiResponse(response: OaiResponse): string {
   const schema = usesExtension(response) ? response.extensionSchema : OAI_SCHEMA;
   const parts: string[] = [];
@@ -146,9 +157,8 @@ export function renderOaiResponse(response: OaiResponse): string {
   w.dec({ version: '1.0', encoding: 'UTF-8' });
   w.ele(OAI_NS, 'OAI-PMH', { 'xmlns:xsi': XSI, 'xsi:schemaLocation': xmlText(`${OAI_NS} ${schema}`) });
   leaf(w, 'responseDate', response.responseDate);
-  const attributes = Object.fromEntries(Object.entries(response.request.attributes ?? {}).map(([name, value]) => [name, xmlText(value)]));
-  leaf(w, 'request', response.request.baseURL, attributes);
   const fragments: string[] = [];
+  placeholder(w, fragments, requestXml(response.request));
   body(w, response.body, fragments);
   w.up();
   w.end();

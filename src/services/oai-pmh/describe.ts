@@ -8,11 +8,10 @@ import { RESPONSE_ENCODINGS } from '../../protocol/content-encodings.js';
 import { describeFormat, jsonFormat, METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
 import type { OaiBody, OaiFormat } from '../../protocol/oai-pmh/response.js';
 import { datestamp } from '../harvest/harvest-dates.js';
-import { resolveIdentifier } from '../harvest/harvest-lookup.js';
 import { earliestTimestamp } from '../harvest/harvest-selection.js';
 import { BadArgument, BadResumptionToken, IdDoesNotExist, NoMetadataFormats, NoSetHierarchy } from './oai-errors.js';
 import { flagArg } from './oai-flags.js';
-import { docIdentifier, showDeleted, type OaiContext } from './oai-context.js';
+import { resolveOaiIdentifier, showDeleted, type OaiContext } from './oai-context.js';
 import { OAI_DC } from './oai-dc.js';
 
 export async function identify(context: OaiContext): Promise<OaiBody> {
@@ -52,7 +51,7 @@ export async function listMetadataFormats(args: Record<string, string>, context:
     const byDocId = flagArg(args, 'by_doc_ID');
     const byResourceId = flagArg(args, 'by_resource_ID');
     if (byDocId === true && byResourceId === true) throw new BadArgument('by_doc_ID and by_resource_ID cannot both be true');
-    const docs = await resolveIdentifier(context.store, docIdentifier(args.identifier, context), { byDocId, byResourceId }, showDeleted(context), context.settings.earliestBound);
+    const docs = await resolveOaiIdentifier(args.identifier, { byDocId, byResourceId }, context);
     if (docs.length === 0) throw new IdDoesNotExist('no document has this identifier');
     stored = formatsOf(docs);
   } else {

@@ -3,12 +3,11 @@
  * extensions: by_doc_ID / by_resource_ID, and several records for one resource locator.
  */
 import type { OaiBody, OaiRecord } from '../../protocol/oai-pmh/response.js';
-import { resolveIdentifier } from '../harvest/harvest-lookup.js';
 import { isDeleted } from '../../domain/resource-document.js';
 import { OAI_DC } from './oai-dc.js';
 import { flagArg } from './oai-flags.js';
 import { BadArgument, CannotDisseminateFormat, IdDoesNotExist } from './oai-errors.js';
-import { checkPrefix, docIdentifier, oaiHeader, showDeleted, type OaiContext } from './oai-context.js';
+import { checkPrefix, oaiHeader, resolveOaiIdentifier, type OaiContext } from './oai-context.js';
 import { hasFormat } from '../../domain/payload-formats.js';
 
 export async function getRecord(args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
@@ -17,7 +16,7 @@ export async function getRecord(args: Record<string, string>, context: OaiContex
   const byDocId = flagArg(args, 'by_doc_ID');
   const byResourceId = flagArg(args, 'by_resource_ID');
   if (byDocId === true && byResourceId === true) throw new BadArgument('by_doc_ID and by_resource_ID cannot both be true');
-  const docs = await resolveIdentifier(context.store, docIdentifier(identifier, context), { byDocId, byResourceId }, showDeleted(context), context.settings.earliestBound);
+  const docs = await resolveOaiIdentifier(identifier, { byDocId, byResourceId }, context);
   if (docs.length === 0) throw new IdDoesNotExist('no document has this identifier');
   // (The JSON prefix is answered as Basic Harvest before this: json-prefix.ts.) oai_dc is available for every record.
   const matching = prefix.toLowerCase() === OAI_DC ? docs : docs.filter((doc) => hasFormat(doc, prefix));

@@ -10,6 +10,8 @@ import type { HarvestSettings } from '../harvest/harvest-settings.js';
 import { headerOfDoc } from '../harvest/harvest-records.js';
 import type { MetadataSource } from './metadata.js';
 import { BadArgument } from './oai-errors.js';
+import { docIdCandidates, oaiIdentifierOf } from '../../protocol/oai-pmh/identifiers.js';
+import { resolveIdentifier, type IdentifierFlags } from '../harvest/harvest-lookup.js';
 
 export interface OaiDeps {
   store: HarvestRepository;
@@ -43,7 +45,20 @@ export function checkPrefix(prefix: string): string {
 
 export function oaiHeader(doc: StoredDoc, context: OaiContext): OaiHeader {
   const header = headerOfDoc(doc, context.settings.granularity);
-  return { identifier: header.identifier, datestamp: header.datestamp, deleted: header.status === 'deleted' };
+  return { identifier: oaiIdentifierOf(header.identifier), datestamp: header.datestamp, deleted: header.status === 'deleted' };
+}
+
+/**
+ * The documents an identifier names (GetRecord, ListMetadataFormats): the oai-identifier form
+ * earlier versions advertised is accepted, and a doc_ID that is no URI is found by its
+ * percent-encoded form (protocol/oai-pmh/identifiers.ts).
+ */
+export async function resolveOaiIdentifier(identifier: string, flags: IdentifierFlags, context: OaiContext): Promise<StoredDoc[]> {
+  for (const candidate of docIdCandidates(docIdentifier(identifier, context))) {
+    const docs = await resolveIdentifier(context.store, candidate, flags, showDeleted(context), context.settings.earliestBound);
+    if (docs.length > 0) return docs;
+  }
+  return [];
 }
 
 /** Identifiers of the oai-identifier form earlier versions advertised (oai:<repository>:<doc_ID>) are still accepted. */

@@ -5,6 +5,21 @@
  * an exclusive one with others, is badArgument (§3.6).
  */
 import { BadArgument, BadVerb } from './oai-errors.js';
+import { isAnyUri } from '../../protocol/oai-pmh/identifiers.js';
+import { METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
+
+/** OAI-PMH.xsd setSpecType. */
+const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
+
+/**
+ * Arguments whose syntax the protocol fixes (OAI-PMH.xsd types of the request element): a value
+ * outside it is badArgument (§3.6), and is never echoed into a response it would make invalid.
+ */
+const ARGUMENT_SYNTAX: Record<string, { valid: (value: string) => boolean; rule: string }> = {
+  identifier: { valid: isAnyUri, rule: 'identifier is not a URI (OAI-PMH identifiers are URIs)' },
+  metadataPrefix: { valid: (value) => METADATA_PREFIX.test(value), rule: 'metadataPrefix has characters OAI-PMH does not allow' },
+  set: { valid: (value) => SET_SPEC.test(value), rule: 'set is not a setSpec' },
+};
 
 export const VERBS = ['Identify', 'ListMetadataFormats', 'ListSets', 'GetRecord', 'ListIdentifiers', 'ListRecords'] as const;
 export type Verb = typeof VERBS[number];
@@ -39,6 +54,8 @@ export function parseOaiRequest(pairs: [string, string][]): OaiRequest {
     if (name === 'verb') continue;
     if (!rule.required.includes(name) && !rule.optional.includes(name) && rule.exclusive !== name) throw new BadArgument(`illegal argument for ${verb}`);
     if (Object.prototype.hasOwnProperty.call(args, name)) throw new BadArgument(`the argument ${name} is repeated`);
+    const syntax = ARGUMENT_SYNTAX[name];
+    if (syntax && value !== '' && !syntax.valid(value)) throw new BadArgument(syntax.rule);
     args[name] = value;
   }
   if (rule.exclusive !== undefined && args[rule.exclusive] !== undefined) {

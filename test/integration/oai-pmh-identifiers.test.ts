@@ -1,0 +1,100 @@
+/**
+ * OAI-PMH identifiers are URIs (OAI-PMH 2.0 §2.4, xs:anyURI in OAI-PMH.xsd); a doc_ID is any
+ * string. A doc_ID that is no URI is shown percent-encoded and found again by that form; request
+ * arguments of the wrong syntax are badArgument and never echoed (§3.6). Judged by xmllint, the
+ * validator the schema tests use.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import { assertValidOai } from '../support/xml.js';
+import { runProgram } from '../support/programs.js';
+import { isAnyUri, oaiIdentifierOf } from '../../src/protocol/oai-pmh/identifiers.js';
+import { escapeXml } from '../../src/protocol/xml-chars.js';
+
+async function oai(node: TestNode, query: string): Promise<{ xml: string }> {
+  return { xml: await (await fetch(`${node.url}/OAI-PMH?${query}`)).text() };
+}
+
+/** Indexes of the values xmllint refuses as xs:anyURI (one element per line). */
+function refusedByXmllint(values: string[]): Set<number> {
+  const schema = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="r"><xs:complexType><xs:sequence><xs:element name="u" type="xs:anyURI" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element></xs:schema>';
+  const xml = `<r>\n${values.map((value) => `<u>${escapeXml(value)}</u>`).join('\n')}\n</r>`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'anyuri-'));
+  fs.writeFileSync(path.join(dir, 's.xsd'), schema);
+  const result = runProgram('xmllint', 'xmllint', ['--noout', '--nonet', '--schema', path.join(dir, 's.xsd'), '-'], xml);
+  fs.rmSync(dir, { recursive: true });
+  return new Set([...`${result.stdout}${result.stderr}`.matchAll(/^-:(\d+): /gm)].map((match) => Number(match[1]) - 2));
+}
+
+const AWKWARD = ['[x', '%zz', '%', 'a%2', '#a#b', 'urn:x:G]]>&<"\'', 'http://x/a[1]', 'x:[', 'a]', '1a:b', ':abc', '-x:y', 'a@b:c', 'urn:x:[a]', 'a:[b]'];
+const FINE = ['a b', 'urn:x:\u00e9', 'a|b', 'a{b}', 'urn:uuid:1', 'a%20b', 'x#a', 'x?a?b', 'a//b', '//host', 'http://[::1]/x', 'a:b', 'mailto:a@b', 'oai:host:123', 'doc-1'];
+
+describe('OAI-PMH identifiers', function () {
+  this.timeout(120000);
+
+  it('isAnyUri never calls valid what xmllint refuses, and the encoded form of any doc_ID is valid', () => {
+    const generated = fc.sample(fc.string({ unit: fc.constantFrom(...'ab:/?#[]@%20Zz .-_~!$&\'()*+,;=<>"{}|\\^`\u00e9'.split('')), maxLength: 12 }), { numRuns: 400, seed: 14 });
+    const values = [...AWKWARD, ...FINE, ...generated];
+    const refused = refusedByXmllint(values);
+    const wrong = values.filter((value, i) => isAnyUri(value) && refused.has(i));
+    expect(wrong, 'valid to us, refused by xmllint').to.deep.equal([]);
+    for (const value of AWKWARD) expect(isAnyUri(value), value).to.equal(false);
+    for (const value of FINE) expect(isAnyUri(value), value).to.equal(true);
+    const encoded = values.map(oaiIdentifierOf);
+    expect([...refusedByXmllint(encoded)].map((i) => encoded[i])).to.deep.equal([]);
+  });
+
+  describe('through the node', () => {
+    let node: TestNode;
+    const ids = ['[x', 'urn:x:G]]>&<"\'', '1a:b', 'a b', 'http://x/a[1]', 'a%5Bx'];
+    before(async () => {
+      node = await startTestNode();
+      await addAccount(node, 'alice', 'alice-password-1');
+      const docs = nsdlDocs(ids.length).map((doc, i) => ({ ...doc, doc_ID: ids[i] }) as Doc);
+      const { body } = await postJson(`${node.url}/publish`, { documents: docs }, { authorization: basicAuth('alice', 'alice-password-1') });
+      expect((body.document_results as { OK: boolean }[]).every((result) => result.OK), JSON.stringify(body)).to.equal(true);
+    });
+    after(async () => node?.stop());
+
+    it('lists every doc_ID, the ones that are no URI percent-encoded, in a page valid against the schema', async () => {
+      const { xml } = await oai(node, 'verb=ListIdentifiers&metadataPrefix=oai_dc');
+      assertValidOai(xml, 'official');
+      const shown = [...xml.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => (m[1] as string).replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"'));
+      expect(shown.sort()).to.deep.equal(ids.map(oaiIdentifierOf).sort());
+      expect(shown).to.include.members(['%5Bx', 'urn%3Ax%3AG%5D%5D%3E%26%3C%22\'', '1a%3Ab', 'a b', 'a%5Bx']);
+    });
+
+    it('GetRecord finds a doc_ID by its encoded identifier; a doc_ID that is itself that text wins', async () => {
+      for (const id of ['[x', '1a:b', 'http://x/a[1]']) {
+        const { xml } = await oai(node, `verb=GetRecord&metadataPrefix=oai_dc&by_doc_ID=T&identifier=${encodeURIComponent(oaiIdentifierOf(id))}`);
+        assertValidOai(xml, 'extension');
+        expect(xml, id).to.include(`<identifier>${escapeXml(oaiIdentifierOf(id))}</identifier>`);
+      }
+      const literal = await oai(node, `verb=GetRecord&metadataPrefix=oai_dc&by_doc_ID=T&identifier=${encodeURIComponent('a%5Bx')}`);
+      expect([...literal.xml.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => m[1])).to.deep.equal(['a%5Bx']);
+    });
+
+    it('an identifier or set of the wrong syntax is badArgument, with nothing echoed', async () => {
+      for (const query of ['verb=GetRecord&metadataPrefix=oai_dc&identifier=%5Bx', 'verb=ListMetadataFormats&identifier=%25zz', 'verb=ListRecords&metadataPrefix=oai_dc&set=a%20b']) {
+        const { xml } = await oai(node, query);
+        assertValidOai(xml, 'official');
+        expect(xml, query).to.match(/<error code="badArgument">/);
+        expect(xml, query).to.match(/<request>[^<]*<\/request>/);
+      }
+      const { xml } = await oai(node, 'verb=ListRecords&metadataPrefix=oai_dc&set=math:algebra');
+      expect(xml).to.match(/<error code="noSetHierarchy">/);
+    });
+
+    it('tabs and line ends in an echoed argument are character references, so they survive attribute normalisation', async () => {
+      const { xml } = await oai(node, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent('no\tsuch\nid')}`);
+      assertValidOai(xml, 'official');
+      expect(xml).to.match(/<error code="idDoesNotExist">/);
+      expect(xml).to.include('identifier="no&#9;such&#10;id"');
+    });
+  });
+});
