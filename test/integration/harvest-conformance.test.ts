@@ -371,6 +371,18 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
         expect(text).to.include('<metadata><lr:xml_resource_data xmlns:lr="http://www.learningregistry.org/OAI/2.0/"><record xmlns=""><title>plain</title></record></lr:xml_resource_data></metadata>');
       }
     });
+
+    it('an OAI-PMH <metadata> wrapper around the payload (the LR paradata sample) is unwrapped: its content is the record', async () => {
+      const { _id: _ignored, _rev: _rev, ...paradata } = fixture<Doc>('corpus/paradata-0.json');
+      void _ignored; void _rev;
+      const [result] = await publish([{ ...paradata, doc_ID: 'paradata-wrapped' }]);
+      expect(result?.OK, result?.error).to.equal(true);
+      for (const query of ['verb=GetRecord&identifier=paradata-wrapped&metadataPrefix=oai_paradata', 'verb=ListRecords&metadataPrefix=oai_paradata']) {
+        const { text } = await oai(query);
+        assertValidOai(text, 'official');
+        expect(text).to.include('<metadata><commParadata xmlns="http://ns.nsdl.org/ncs/comm_para"');
+      }
+    });
   });
 
   describe('12. no page of a single record', () => {

@@ -41,6 +41,14 @@ describe('OAI-PMH metadata fragments', () => {
     expect(metadataFragment('<p:a xmlns:p="urn:p"><b/></p:a>')).to.deep.equal({ ok: true, xml: '<p:a xmlns="" xmlns:p="urn:p"><b/></p:a>' });
     expect(metadataFragment('<a xmlns="urn:a"><b/></a>')).to.deep.equal({ ok: true, xml: '<a xmlns="urn:a"><b/></a>' });
   });
+  it('an OAI-PMH <metadata> wrapper is unwrapped, its namespace declarations kept where used; other OAI-namespace roots are refused', () => {
+    const OAI = 'http://www.openarchives.org/OAI/2.0/';
+    expect(metadataFragment(`<metadata xmlns="${OAI}" xmlns:q="urn:q">\n<!-- c --><x xmlns="urn:x" q:a="1"/>\n</metadata>`)).to.deep.equal({ ok: true, xml: '<x xmlns:q="urn:q" xmlns="urn:x" q:a="1"/>' });
+    expect(metadataFragment(`<o:metadata xmlns:o="${OAI}"><p:x xmlns:p="urn:p" a=">"><y/></p:x></o:metadata>`)).to.deep.equal({ ok: true, xml: `<p:x xmlns="" xmlns:o="${OAI}" xmlns:p="urn:p" a=">"><y/></p:x>` });
+    for (const xml of [`<metadata xmlns="${OAI}"/>`, `<metadata xmlns="${OAI}"><x/></metadata>`, `<record xmlns="${OAI}"/>`, `<metadata xmlns="${OAI}"><metadata><x xmlns="urn:x"/></metadata></metadata>`]) {
+      expect(metadataFragment(xml).ok, xml).to.equal(false);
+    }
+  });
   it('entity declared in a stripped DOCTYPE cannot be used', () => {
     expect(metadataFragment('<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>').ok).to.equal(false);
   });

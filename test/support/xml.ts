@@ -2,8 +2,8 @@
  * Validates OAI-PMH responses with Debian's xmllint against the schemas in
  * test/fixtures/schemas: the official OAI-PMH 2.0 schema when xsi:schemaLocation names it, the
  * node's extension schema when it names that one (so the test also checks the right one is
- * named). nsdl_dc records (the sample corpus) are accepted by a test-only stub, as the NSDL
- * schema is not available offline.
+ * named). nsdl_dc and comm_para records (the sample corpus and paradata) are accepted by
+ * test-only stubs, as the NSDL schemas are not available offline.
  */
 import path from 'node:path';
 import { ROOT } from './process.js';
@@ -32,7 +32,7 @@ export function assertValidOai(xml: string, expected: 'official' | 'extension', 
   if (expected === 'extension' && (location === OFFICIAL_LOCATION || (extensionUrl !== undefined && location !== `http://www.openarchives.org/OAI/2.0/ ${extensionUrl}`))) {
     throw new Error(`expected the extension schema in xsi:schemaLocation, got ${location}`);
   }
-  const nsdl = xml.includes('http://ns.nsdl.org/nsdl_dc_v1.02/');
+  const nsdl = xml.includes('http://ns.nsdl.org/nsdl_dc_v1.02/') || xml.includes('http://ns.nsdl.org/ncs/comm_para');
   const driver = expected === 'official' ? (nsdl ? OFFICIAL_WITH_NSDL : OFFICIAL_DRIVER) : (nsdl ? EXTENSION_WITH_NSDL : EXTENSION_DRIVER);
   const result = xmllint(xml, driver);
   if (!result.ok) throw new Error(`response does not validate against ${path.relative(ROOT, driver)}:\n${result.output.slice(0, 3000)}\n--- response:\n${xml.slice(0, 2000)}`);

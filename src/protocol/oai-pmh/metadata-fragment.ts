@@ -6,7 +6,7 @@
  * envelope around them.
  */
 import { checkWellFormed } from './well-formed.js';
-import { LR_NS } from './response.js';
+import { LR_NS, OAI_NS } from './response.js';
 
 /**
  * `wrapped`: the element is in no namespace and was wrapped (see metadataElement). A failure's
@@ -63,10 +63,37 @@ export function metadataElement(text: string): Fragment {
   return { ok: true, xml: `<lr:xml_resource_data xmlns:lr="${LR_NS}">${fragment.xml}</lr:xml_resource_data>`, wrapped: true };
 }
 
-export function metadataFragment(text: string): Fragment {
+export function metadataFragment(text: string, unwrapped = false): Fragment {
   const xml = stripProlog(text);
   const checked = checkWellFormed(xml);
   if (!checked.ok) return { ok: false, reason: `the resource data is not well-formed XML: ${checked.reason}` };
+  if (checked.rootNamespace === OAI_NS) {
+    // OAI-PMH.xsd allows only ##other inside <metadata>. Records copied from an OAI-PMH response
+    // keep its <metadata> wrapper (the shipped LR paradata sample does): its content is the record.
+    const inner = checked.rootLocalName === 'metadata' && !unwrapped ? contentOfWrapper(xml) : undefined;
+    return inner === undefined ? { ok: false, reason: 'the resource data is in the OAI-PMH namespace' } : metadataFragment(inner, true);
+  }
   if (!checked.needsDefaultNamespaceReset) return { ok: true, xml };
   return { ok: true, xml: `${xml.slice(0, checked.rootNameEnd)} xmlns=""${xml.slice(checked.rootNameEnd)}` };
+}
+
+/** A start tag: name, attributes (quoted values may hold '>'), and whether it closes itself. */
+const START_TAG = /^<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/;
+const NAMESPACE_DECLARATION = /\s(xmlns(?::[^\s=]+)?)\s*=\s*("[^"]*"|'[^']*')/g;
+
+/**
+ * The element inside a well-formed wrapper element, with the wrapper's namespace declarations
+ * that it does not make itself, so its prefixes stay bound (and an element that was in the
+ * wrapper's default namespace stays in it, and is refused as such). Undefined when the wrapper is empty.
+ */
+function contentOfWrapper(xml: string): string | undefined {
+  const start = START_TAG.exec(xml);
+  if (!start || start[3] === '/') return undefined;
+  const inner = stripProlog(xml.slice(start[0].length, xml.lastIndexOf(`</${start[1] as string}`)));
+  const child = START_TAG.exec(inner);
+  if (!child) return undefined;
+  const own = new Set([...(child[2] ?? '').matchAll(NAMESPACE_DECLARATION)].map((match) => match[1]));
+  const carried = [...(start[2] ?? '').matchAll(NAMESPACE_DECLARATION)].filter((match) => !own.has(match[1])).map((match) => ` ${match[1] as string}=${match[2] as string}`).join('');
+  const nameEnd = 1 + (child[1] as string).length;
+  return `${inner.slice(0, nameEnd)}${carried}${inner.slice(nameEnd)}`;
 }

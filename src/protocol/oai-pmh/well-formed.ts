@@ -14,12 +14,13 @@
  *   in XML 1.0 §7);
  * - no lone high surrogate (saxes reads one as half of a pair and lets it through);
  * - where the root's name ends, and whether some unprefixed element has no default namespace in
- *   scope, so the caller can add `xmlns=""` and keep it out of the envelope's namespace.
+ *   scope, so the caller can add `xmlns=""` and keep it out of the envelope's namespace;
+ * - the root's namespace and local name (an OAI-PMH `metadata` wrapper is unwrapped).
  */
 import { SaxesParser } from 'saxes';
 
 export type WellFormed =
-  | { ok: true; rootNameEnd: number; needsDefaultNamespaceReset: boolean }
+  | { ok: true; rootNameEnd: number; needsDefaultNamespaceReset: boolean; rootNamespace: string; rootLocalName: string }
   | { ok: false; reason: string };
 
 /** A high surrogate not followed by a low one (XML 1.0 §2.2 Char has no surrogates). */
@@ -44,6 +45,7 @@ function scan(xml: string): WellFormed {
   if (LONE_HIGH_SURROGATE.test(xml)) fail('a character XML does not allow');
   let unprefixedWithoutDefault = false;
   let rootNameEnd = -1;
+  let root: { uri: string; local: string } | undefined;
   const parser = new SaxesParser({
     xmlns: true,
     // Only asked when no declaration in scope binds the prefix; for '' that is an unprefixed
@@ -66,6 +68,7 @@ function scan(xml: string): WellFormed {
     const after = parser.position - 1;
     rootNameEnd = xml[after] === '\n' && xml[after - 1] === '\r' ? after - 1 : after;
   });
+  parser.on('opentag', (tag) => { root ??= { uri: tag.uri, local: tag.local }; });
   parser.write(xml).close();
-  return { ok: true, rootNameEnd, needsDefaultNamespaceReset: unprefixedWithoutDefault };
+  return { ok: true, rootNameEnd, needsDefaultNamespaceReset: unprefixedWithoutDefault, rootNamespace: root?.uri ?? '', rootLocalName: root?.local ?? '' };
 }
