@@ -69,14 +69,14 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
   }
 
   /** A whole OAI-PMH list, every page validated; the records per page. */
-  async function harvest(verb: string, args: string): Promise<{ ids: string[]; pages: string[]; sizes: number[] }> {
+  async function harvest(verb: string, args: string, schema: 'official' | 'extension' = 'official'): Promise<{ ids: string[]; pages: string[]; sizes: number[] }> {
     const ids: string[] = [];
     const pages: string[] = [];
     const sizes: number[] = [];
     let query = `verb=${verb}&${args}`;
     for (let guard = 0; guard < 100; guard += 1) {
       const { text } = await oai(query);
-      assertValidOai(text, 'official');
+      assertValidOai(text, schema);
       expect(errorCode(text), text.slice(0, 600)).to.equal(undefined);
       pages.push(text);
       const found = identifiers(text);
@@ -354,10 +354,12 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
       const good = Array.from({ length: 5 }, (_, i) => plainDoc({ doc_ID: `agree-${i}`, payload_schema: ['agree_fmt'], resource_data: dc(`agree ${i}`) }));
       expect((await publish(good)).every((r) => r.OK)).to.equal(true);
       await storeLegacy('agree_fmt', [['agree-ctl', dc('control \u0001')], ['agree-broken', '<a><b></a>'], ['agree-json', { title: 'JSON under an XML format' }]]);
-      const records = await harvest('ListRecords', 'metadataPrefix=agree_fmt');
+      // JSON under the format is served as it is (lr:text_resource_data, the extension schema); XML that is broken or holds a control character is not.
+      const records = await harvest('ListRecords', 'metadataPrefix=agree_fmt', 'extension');
       const headers = await harvest('ListIdentifiers', 'metadataPrefix=agree_fmt');
-      expect(records.ids).to.deep.equal(['agree-0', 'agree-1', 'agree-2', 'agree-3', 'agree-4']);
+      expect([...records.ids].sort()).to.deep.equal(['agree-0', 'agree-1', 'agree-2', 'agree-3', 'agree-4', 'agree-json']);
       expect(headers.ids).to.deep.equal(records.ids);
+      expect(records.pages.join('')).to.include('<lr:text_resource_data xmlns:lr="http://www.learningregistry.org/OAI/2.0/" type="json">{&quot;title&quot;:&quot;JSON under an XML format&quot;}</lr:text_resource_data>');
     });
   });
 
@@ -370,6 +372,27 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
         assertValidOai(text, 'extension');
         expect(text).to.include('<metadata><lr:xml_resource_data xmlns:lr="http://www.learningregistry.org/OAI/2.0/"><record xmlns=""><title>plain</title></record></lr:xml_resource_data></metadata>');
       }
+    });
+
+    it('resource data that is not XML is served as it is in lr:text_resource_data; ListMetadataFormats gives every format a schema', async () => {
+      const json = { '@type': 'CreativeWork', name: 'Fractions & <ratios>' };
+      const results = await publish([
+        plainDoc({ doc_ID: 'json-1', payload_schema: ['json_fmt'], payload_schema_locator: 'http://schema.org/CreativeWork', resource_data: json }),
+        plainDoc({ doc_ID: 'text-1', payload_schema: ['lrmi_text'], payload_schema_locator: undefined, resource_data: "{'items': [{'type': ['http://schema.org/CreativeWork']}]}" }),
+      ]);
+      expect(results.map((r) => r.OK)).to.deep.equal([true, true]);
+      const record = await oai('verb=GetRecord&identifier=json-1&by_doc_ID=T&metadataPrefix=json_fmt');
+      assertValidOai(record.text, 'extension');
+      const text = /<lr:text_resource_data[^>]*type="json">([^<]*)<\/lr:text_resource_data>/.exec(record.text)?.[1] ?? '';
+      expect(JSON.parse(text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'))).to.deep.equal(json);
+      const list = await harvest('ListRecords', 'metadataPrefix=lrmi_text', 'extension');
+      expect(list.ids).to.deep.equal(['text-1']);
+      expect(list.pages[0]).to.include('<lr:text_resource_data xmlns:lr="http://www.learningregistry.org/OAI/2.0/" type="text">{\'items\': [{\'type\': [\'http://schema.org/CreativeWork\']}]}</lr:text_resource_data>');
+      const formats = await oai('verb=ListMetadataFormats');
+      assertValidOai(formats.text, 'extension');
+      const described = [...formats.text.matchAll(/<metadataFormat><metadataPrefix>([^<]*)<\/metadataPrefix><schema>([^<]*)<\/schema>/g)].map((m) => [m[1], m[2]]);
+      expect(described.length).to.equal((formats.text.match(/<metadataFormat>/g) ?? []).length);
+      expect(described).to.deep.include.members([['json_fmt', 'http://schema.org/CreativeWork'], ['lrmi_text', `${node.url}/schemas/OAI-PMH-LR.xsd`]]);
     });
 
     it('an OAI-PMH <metadata> wrapper around the payload (the LR paradata sample) is unwrapped: its content is the record', async () => {

@@ -6,10 +6,12 @@
  * envelope around them.
  */
 import { checkWellFormed } from './well-formed.js';
+import { escapeXml } from '../xml-chars.js';
 import { LR_NS, OAI_NS } from './response.js';
 
 /**
- * `wrapped`: the element is in no namespace and was wrapped (see metadataElement). A failure's
+ * `wrapped`: the resource data is inside an element of the extension schema (XML in no
+ * namespace, see metadataElement; data that is not XML, see resourceDataElement). A failure's
  * `reason` is shown to the harvester; `detail`, when set, is for the log only.
  */
 export type Fragment = { ok: true; xml: string; wrapped?: true } | { ok: false; reason: string; detail?: string };
@@ -61,6 +63,32 @@ export function metadataElement(text: string): Fragment {
   const root = /^<([^\s/>]+)/.exec(fragment.xml)?.[1] ?? '';
   if (root.includes(':') || !/^<[^\s/>]+ xmlns=""/.test(fragment.xml)) return fragment;
   return { ok: true, xml: `<lr:xml_resource_data xmlns:lr="${LR_NS}">${fragment.xml}</lr:xml_resource_data>`, wrapped: true };
+}
+
+/** Markup after optional white space, a byte-order mark or control characters (which XML forbids, so a check reports them). */
+export function looksLikeXml(data: string): boolean {
+  for (const char of data) {
+    if (char === '<') return true;
+    if (char.codePointAt(0) as number > 0x20 && char !== '\uFEFF') return false;
+  }
+  return false;
+}
+
+/**
+ * Any resource data as a record's metadata (spec "OAI-PMH Harvest (XML)": the service MUST
+ * return any resource data whose payload_schema matches the requested format). Text that begins
+ * with markup is XML and must be one well-formed element (metadataElement); other resource data
+ * is kept as it is in `lr:text_resource_data` of the extension schema: a JSON value as JSON text,
+ * text as stored.
+ */
+export function resourceDataElement(data: unknown): Fragment {
+  if (typeof data === 'string') return looksLikeXml(data) ? metadataElement(data) : textElement(data, 'text');
+  if (data === undefined || data === null) return { ok: false, reason: 'the document has no resource data' };
+  return textElement(JSON.stringify(data), 'json');
+}
+
+function textElement(text: string, type: 'json' | 'text'): Fragment {
+  return { ok: true, xml: `<lr:text_resource_data xmlns:lr="${LR_NS}" type="${type}">${escapeXml(text)}</lr:text_resource_data>`, wrapped: true };
 }
 
 export function metadataFragment(text: string, unwrapped = false): Fragment {

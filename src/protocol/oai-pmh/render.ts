@@ -27,7 +27,7 @@ export function usesExtension(response: OaiResponse): boolean {
   if ('by_doc_ID' in attributes || 'by_resource_ID' in attributes) return true;
   const { body } = response;
   if (body.kind === 'GetRecord' && body.records.length > 1) return true;
-  if (body.kind === 'ListMetadataFormats' && body.formats.some((f) => f.schema === undefined || f.metadataNamespace === undefined)) return true;
+  if (body.kind === 'ListMetadataFormats' && body.formats.some((f) => f.metadataNamespace === undefined)) return true;
   // A resumed list whose remaining records were deleted meanwhile ends with no record and an empty token.
   if (body.kind === 'ListRecords' && body.records.length === 0) return true;
   if (body.kind === 'ListIdentifiers') return body.headers.length === 0;
@@ -110,7 +110,7 @@ function body(w: Writer, data: OaiBody, fragments: string[]): void {
       for (const format of data.formats) {
         w.ele('metadataFormat');
         leaf(w, 'metadataPrefix', format.metadataPrefix);
-        if (format.schema !== undefined) leaf(w, 'schema', format.schema);
+        leaf(w, 'schema', format.schema);
         if (format.metadataNamespace !== undefined) leaf(w, 'metadataNamespace', format.metadataNamespace);
         w.up();
       }

@@ -15,7 +15,7 @@ export interface OaiRecord { header: OaiHeader; metadata?: OaiMetadata }
 
 export interface OaiToken { value: string; cursor: number; completeListSize?: number; expirationDate?: string }
 
-export interface OaiFormat { metadataPrefix: string; schema?: string; metadataNamespace?: string }
+export interface OaiFormat { metadataPrefix: string; schema: string; metadataNamespace?: string }
 
 export interface OaiIdentify {
   repositoryName: string;

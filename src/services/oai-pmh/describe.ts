@@ -63,7 +63,7 @@ export async function listMetadataFormats(args: Record<string, string>, context:
   }
   // oai_dc for every record (oai-dc.ts), OAI-PMH 2.0 §3.4.
   if (!stored.has(OAI_DC)) stored.set(OAI_DC, undefined);
-  const formats: OaiFormat[] = [...stored].map(([prefix, locator]) => describeFormat(prefix, locator));
+  const formats: OaiFormat[] = [...stored].map(([prefix, locator]) => describeFormat(prefix, locator, context.extensionSchema));
   const all = [...formats, ...json.filter((format) => !stored.has(format.metadataPrefix.toLowerCase()))];
   if (all.length === 0) throw new NoMetadataFormats('no metadata format is available');
   return { kind: 'ListMetadataFormats', formats: all };

@@ -2,13 +2,14 @@
  * Metadata of one record by `payload_placement` (spec "OAI-PMH Harvest (XML)"): inline resource
  * data, the attached document, or the linked one fetched from `payload_schema_locator` through
  * the SSRF-guarded fetcher (timeout, size cap; private addresses only when the node policy's
- * allow_private_fetch says so). Anything that is not one well-formed XML element in a namespace is
- * a failure, which the caller turns into cannotDisseminateFormat (GetRecord) or skips (both lists alike).
+ * allow_private_fetch says so). XML that is not one well-formed element, or that OAI-PMH cannot
+ * carry, is a failure, which the caller turns into cannotDisseminateFormat (GetRecord) or skips
+ * (both lists alike); data that is not XML is served as it is (resourceDataElement).
  */
 import type { StoredDoc } from '../../storage/documents.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
-import { metadataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
+import { resourceDataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { OAI_DC, oaiDcOf } from './oai-dc.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 
@@ -20,18 +21,16 @@ export class MetadataSource {
   async emit(doc: StoredDoc, allowPrivate: boolean): Promise<Fragment> {
     switch (doc.payload_placement) {
       case 'inline':
-        return typeof doc.resource_data === 'string'
-          ? metadataElement(doc.resource_data)
-          : { ok: false, reason: 'the inline resource data is not XML' };
+        return resourceDataElement(doc.resource_data);
       case 'attachment': {
         const text = await this.store.firstAttachment(doc);
-        return text === undefined ? { ok: false, reason: 'the document has no attachment' } : metadataElement(text);
+        return text === undefined ? { ok: false, reason: 'the document has no attachment' } : resourceDataElement(text);
       }
       case 'linked': {
         const locator = doc.payload_schema_locator;
         if (typeof locator !== 'string' || locator === '') return { ok: false, reason: 'the linked document has no payload_schema_locator' };
         const fetched = await this.fetchers(allowPrivate).fetchText(locator);
-        return fetched.ok ? metadataElement(fetched.text)
+        return fetched.ok ? resourceDataElement(fetched.text)
           : { ok: false, reason: `the linked resource data could not be fetched: ${publicFetchFailure(fetched)}`, detail: `${locator}: ${fetched.reason}` };
       }
       default:

@@ -4,20 +4,11 @@
  * listed by no harvest: it is refused per document instead of being stored. XML payloads are
  * the inline strings that begin with markup, and any inline payload of a format known to be XML.
  */
-import { metadataElement } from '../../protocol/oai-pmh/metadata-fragment.js';
+import { looksLikeXml, metadataElement } from '../../protocol/oai-pmh/metadata-fragment.js';
 // (An element in no namespace is accepted: OAI-PMH serves it wrapped, see metadataElement.)
 
 /** Formats whose resource data is XML by definition (the sample corpora's and OAI-PMH's own). */
 const XML_FORMATS = new Set(['oai_dc', 'nsdl_dc', 'lom', 'ieee lom', 'comm_para 1.0']);
-
-/** Markup after optional white space, a byte-order mark or control characters (which XML forbids, so they are reported). */
-function looksLikeXml(data: string): boolean {
-  for (const char of data) {
-    if (char === '<') return true;
-    if (char.codePointAt(0) as number > 0x20 && char !== '\uFEFF') return false;
-  }
-  return false;
-}
 
 function namesXmlFormat(doc: Record<string, unknown>): boolean {
   return Array.isArray(doc.payload_schema) && doc.payload_schema.some((schema) => typeof schema === 'string' && XML_FORMATS.has(schema.toLowerCase()));
