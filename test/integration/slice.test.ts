@@ -195,6 +195,16 @@ describe('GET /slice', function () {
     }
   });
 
+  it('a token sent with ids_only stated otherwise is refused (ids_only=F is an argument, not the token alone)', async () => {
+    const first = await getJson(url({ ids_only: 'T' }));
+    const token = first.body.resumption_token as string;
+    expect((await getJson(url({ resumption_token: token }))).status).to.equal(200);
+    expect((await getJson(url({ ids_only: 'T', resumption_token: token }))).status).to.equal(200);
+    const refused = await getJson(url({ ids_only: 'F', resumption_token: token }));
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error).to.match(/other request arguments/);
+  });
+
   it('tokens: junk, modified and other-argument tokens are refused; a repeated token gives the same page', async () => {
     const first = await getJson(url({ identity: 'bob' }));
     const token = first.body.resumption_token as string;

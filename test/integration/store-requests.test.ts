@@ -102,6 +102,17 @@ describe('store round trips per request', function () {
     expect(proxy.seen, proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_design/oai-pmh/_view/by_schema`]);
   });
 
+  it('a forged obtain token drives no store read (the cursor and size it names are read only from a token this node signed)', async () => {
+    const forged = `${Buffer.from(JSON.stringify({ s: 'obtain:all', q: 'x', k: ['9999-12-31T00:00:00.000000Z', 'zzz'], n: 0, x: { top: ['9999-12-31T00:00:00.000000Z', 'zzz'], size: 10000 }, t: Date.now() })).toString('base64url')}.AAAA`;
+    await getJson(`${node.url}/obtain`);
+    proxy.seen.length = 0;
+    const answer = await getJson(`${node.url}/obtain?resumption_token=${forged}`);
+    expect(answer.body.OK).to.equal(false);
+    expect(answer.body.error).to.match(/flow control error/);
+    await delay(500); // a read started early would reach the store after the answer
+    expect(proxy.seen, proxy.seen.join('\n')).to.deep.equal([]);
+  });
+
   it('a service description changed straight in the store applies as soon as the feed reports it', async () => {
     const db = node.couch.use(node.names.node);
     const id = 'service_description:Basic Harvest';

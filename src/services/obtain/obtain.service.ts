@@ -15,7 +15,7 @@
 import type { ObtainRepository, TimeKey } from '../../storage/obtain-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
-import { peekPayload, requestFingerprint, type TokenCodec } from '../../domain/resumption-token.js';
+import { requestFingerprint, type TokenCodec } from '../../domain/resumption-token.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { obtainError, type ObtainRequest } from './obtain-request.js';
 import { presentDocument } from './present.js';
@@ -78,7 +78,8 @@ export class ObtainService {
   }
 
   private prefetch(request: ObtainRequest): Prefetched | undefined {
-    const payload = peekPayload(request.token);
+    // Only a token this node issued starts a read (a forged one could ask for any cursor and size).
+    const payload = this.tokens.authentic(request.token);
     const state = payload?.x as { top?: TimeKey; size?: number } | undefined;
     if (!payload || !Array.isArray(payload.k) || typeof state?.size !== 'number' || state.size < 1 || state.size > 10000) return undefined;
     const prefetched: Prefetched = {

@@ -15,7 +15,8 @@ export interface SliceArgs {
   from: string | undefined;
   /** YYYY-MM-DD, exclusive. */
   until: string | undefined;
-  idsOnly: boolean;
+  /** Undefined when not sent (a token sent alone continues with its own). */
+  idsOnly: boolean | undefined;
   resumptionToken: string | undefined;
 }
 
@@ -55,9 +56,9 @@ function day(query: Query, name: string): string | undefined {
   return value;
 }
 
-function bool(query: Query, name: string): boolean {
+function bool(query: Query, name: string): boolean | undefined {
   const value = single(query, name);
-  if (value === undefined) return false;
+  if (value === undefined) return undefined;
   const flag = parseSpecBoolean(value);
   if (flag !== undefined) return flag;
   throw badRequest(`${name} must be T, F, true or false, got "${value.slice(0, 40)}"`);

@@ -8,7 +8,7 @@
  * index and filters by the other. Nothing scans the whole store unless no criterion is given.
  */
 import type { TokenCodec } from '../../domain/resumption-token.js';
-import { peekPayload, requestFingerprint } from '../../domain/resumption-token.js';
+import { requestFingerprint } from '../../domain/resumption-token.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { badRequest } from '../../errors/app-error.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -49,15 +49,15 @@ const WHOLE_IDS_CHUNK = 1000;
 interface TokenExtra { end: string; via?: Via; a?: TokenArgs }
 type TokenArgs = [string | null, string[], string | null, string | null, boolean];
 
-const argsOf = (args: SliceArgs): TokenArgs => [args.identity ?? null, args.tags, args.from ?? null, args.until ?? null, args.idsOnly];
+const argsOf = (args: SliceArgs): TokenArgs => [args.identity ?? null, args.tags, args.from ?? null, args.until ?? null, args.idsOnly === true];
 
 /**
  * A request that names nothing but its resumption_token continues with the token's arguments
  * (the original node's clients send the token alone). The token is verified against them after.
  */
-function withTokenArgs(args: SliceArgs): SliceArgs {
-  const alone = args.resumptionToken !== undefined && args.identity === undefined && args.tags.length === 0 && args.from === undefined && args.until === undefined && !args.idsOnly;
-  const a = alone ? (peekPayload(args.resumptionToken)?.x as Partial<TokenExtra> | undefined)?.a : undefined;
+function withTokenArgs(args: SliceArgs, tokens: TokenCodec): SliceArgs {
+  const alone = args.resumptionToken !== undefined && args.identity === undefined && args.tags.length === 0 && args.from === undefined && args.until === undefined && args.idsOnly === undefined;
+  const a = alone ? (tokens.authentic(args.resumptionToken)?.x as Partial<TokenExtra> | undefined)?.a : undefined;
   if (!Array.isArray(a) || a.length !== 5 || !Array.isArray(a[1]) || !a[1].every((tag) => typeof tag === 'string')) return args;
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   return { ...args, identity: text(a[0]), tags: a[1], from: text(a[2]), until: text(a[3]), idsOnly: a[4] === true };
@@ -103,7 +103,7 @@ export class SliceService {
 
   /** What a request reads: its arguments (a token's, when sent alone), bounds, and the index keys. */
   private async plan(requested: SliceArgs, limits: SliceLimits): Promise<Plan> {
-    const args = withTokenArgs(requested);
+    const args = withTokenArgs(requested, this.tokens);
     const fingerprint = requestFingerprint(argsOf(args));
     const resumed = args.resumptionToken === undefined ? undefined : this.resume(args.resumptionToken, fingerprint, limits);
     // A high-water mark fixed on the first page ends every later page too: documents published
@@ -125,7 +125,7 @@ export class SliceService {
   /** `bounded`: a filtered page stops after SCAN_BUDGET index rows (flow control). */
   private page(plan: Plan, after: SliceRow | undefined, pageSize: number, bounded: boolean): Promise<Page> {
     return plan.via === undefined
-      ? this.plainPage(plan.indexes, plan.bounds, after, pageSize, plan.args.idsOnly)
+      ? this.plainPage(plan.indexes, plan.bounds, after, pageSize, plan.args.idsOnly === true)
       : this.filteredPage(plan.indexes, plan.bounds, after, pageSize, this.otherCriterion(plan.via, plan.args), bounded);
   }
 
