@@ -21,6 +21,16 @@ export function serialiseJsonOnce(): Middleware<NodeState> {
   return async (ctx, next) => {
     await next();
     const body: unknown = ctx.body;
-    if (isJsonBody(body)) ctx.body = JSON.stringify(body);
+    if (!isJsonBody(body)) return;
+    try {
+      ctx.body = JSON.stringify(body);
+    } catch (error) {
+      // Outside the error exit (which is inside this): an answer JSON cannot hold (a string past
+      // V8's limit) still ends in the JSON error form, not in koa's text page.
+      ctx.state.log?.error({ err: error }, 'the answer could not be serialised');
+      ctx.status = 500;
+      ctx.body = JSON.stringify({ OK: false, error: 'internal error: the answer is too large to send' });
+      ctx.type = 'application/json; charset=utf-8';
+    }
   };
 }

@@ -122,6 +122,22 @@ describe('Basic Obtain with flow control', () => {
       expect((await all('?request_ID=missing&by_doc_ID=T')).body.documents[0]?.document).to.equal(null);
     });
 
+    it('an ID named twice is answered once; many IDs are answered whole, streamed in order; past 10,000 distinct IDs is an error', async () => {
+      const repeated = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 3000 }, () => 'doc-00005'), by_doc_ID: true });
+      expect((repeated.body as unknown as Page).documents.map((d) => d.doc_ID)).to.deep.equal(['doc-00005']);
+      const ids = Array.from({ length: 230 }, (_, i) => (i % 7 === 3 ? `missing-${i}` : `doc-${String(1049 - i).padStart(5, '0')}`));
+      const response = await fetch(`${node.url}/obtain`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_IDs: ids, by_doc_ID: true }) });
+      expect(response.headers.get('transfer-encoding')).to.equal('chunked');
+      const many = (await response.json()) as Page;
+      expect(many.documents.map((d) => d.doc_ID)).to.deep.equal(ids);
+      expect(many.documents.map((d) => d.document?.[0]?.doc_ID ?? null)).to.deep.equal(ids.map((id) => (id.startsWith('missing') ? null : id)));
+      const locators = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 120 }, (_, i) => `http://example.org/r/${i}`) });
+      expect((locators.body as unknown as Page).documents.map((d) => d.document?.length)).to.deep.equal(Array.from({ length: 120 }, () => 3));
+      const tooMany = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 10001 }, (_, i) => `id-${i}`) });
+      expect(tooMany.status).to.equal(500);
+      expect(tooMany.body).to.deep.equal({ OK: false, error: 'too many request_IDs: 10001, the limit is 10000' });
+    });
+
     it('both flags true is an error', async () => {
       const { status, body } = await getJson(`${node.url}/obtain?request_ID=x&by_doc_ID=T&by_resource_ID=T`);
       expect(status).to.equal(500);

@@ -22,6 +22,8 @@ import { presentDocument } from './present.js';
 import { isLive } from '../../domain/resource-document.js';
 
 const STREAM_CHUNK = 500;
+/** Request IDs looked up at once; a request naming more is answered streamed. */
+const LOOKUP_CHUNK = 50;
 const DEFAULT_PAGE = { documents: 100, ids: 1000 };
 
 export type ObtainResponse =
@@ -52,7 +54,8 @@ export class ObtainService {
     // ids_only ignores request IDs (spec rule 5: supplying IDs is then a no-op).
     if (request.ids.length > 0 && !request.idsOnly) {
       if (request.token !== undefined) throw obtainError('flow control error: a resumption token continues an ALL request only');
-      return { kind: 'object', body: await this.lookup(request, specOnly) };
+      if (request.ids.length <= LOOKUP_CHUNK) return { kind: 'object', body: { documents: await this.lookup(request.ids, request.byDocId, specOnly) } };
+      return { kind: 'stream', chunks: this.lookupStream(request, specOnly) };
     }
     const limit = numberSetting(data, request.idsOnly ? 'id_limit' : 'doc_limit');
     if (limit === 0) throw obtainError(`this node does not serve ALL requests (service_data.${request.idsOnly ? 'id_limit' : 'doc_limit'} is 0)`);
@@ -62,19 +65,39 @@ export class ObtainService {
     return { kind: 'stream', chunks: this.stream(first, limit ?? Number.POSITIVE_INFINITY, request.idsOnly, specOnly) };
   }
 
-  private async lookup(request: ObtainRequest, specOnly: boolean): Promise<Record<string, unknown>> {
-    if (request.byDocId) {
-      const found = await this.resources.getMany(request.ids);
-      return { documents: request.ids.map((id) => {
+  private async lookup(ids: string[], byDocId: boolean, specOnly: boolean): Promise<Record<string, unknown>[]> {
+    if (byDocId) {
+      const found = await this.resources.getMany(ids);
+      return ids.map((id) => {
         const doc = found.get(id);
         return { doc_ID: id, document: isLive(doc) ? [presentDocument(doc, specOnly)] : null };
-      }) };
+      });
     }
-    const found = await this.views.byResourceLocators(request.ids);
-    return { documents: request.ids.map((id) => {
+    const found = await this.views.byResourceLocators(ids);
+    return ids.map((id) => {
       const docs = found.get(id);
       return { doc_ID: id, document: docs ? docs.map((doc) => presentDocument(doc, specOnly)) : null };
-    }) };
+    });
+  }
+
+  /**
+   * Many IDs are looked up LOOKUP_CHUNK at a time and streamed as they are found, so neither the
+   * store's concurrent reads nor the answer held in memory grow with the request.
+   */
+  private async *lookupStream(request: ObtainRequest, specOnly: boolean): AsyncGenerator<string> {
+    yield '{"documents":[';
+    let sent = 0;
+    try {
+      for (let start = 0; start < request.ids.length; start += LOOKUP_CHUNK) {
+        const entries = await this.lookup(request.ids.slice(start, start + LOOKUP_CHUNK), request.byDocId, specOnly);
+        yield entries.map((entry, k) => (sent + k > 0 ? ',' : '') + JSON.stringify(entry)).join('');
+        sent += entries.length;
+      }
+      yield ']}';
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'store error';
+      yield `],"OK":false,"error":${JSON.stringify(`the result is incomplete after ${sent} request IDs: ${reason}`)}}`;
+    }
   }
 
   private prefetch(request: ObtainRequest): Prefetched | undefined {

@@ -36,6 +36,7 @@ describe('JSON answers are serialised once (json-once.ts)', () => {
     app.use(async (ctx) => {
       if (ctx.path === '/created') { ctx.status = 201; ctx.body = counted(1); return; }
       if (ctx.path === '/text') { ctx.type = 'text/plain'; ctx.body = 'plain'; return; }
+      if (ctx.path === '/unserialisable') { ctx.body = { toJSON: () => { throw new RangeError('Invalid string length'); } }; return; }
       ctx.body = counted(Number(ctx.query.records ?? 50));
     });
     server = app.listen(0, '127.0.0.1');
@@ -73,6 +74,13 @@ describe('JSON answers are serialised once (json-once.ts)', () => {
     const head = await get(port, '/page?records=3', {}, 'HEAD');
     expect(head.body.length).to.equal(0);
     expect(head.headers['content-length']).to.equal(String(get1.body.length));
+  });
+
+  it('an answer JSON cannot hold ends in the JSON error form, not koa\'s text page', async () => {
+    const answer = await get(port, '/unserialisable', { 'accept-encoding': 'gzip' });
+    expect(answer.status).to.equal(500);
+    expect(answer.headers['content-type']).to.equal('application/json; charset=utf-8');
+    expect(JSON.parse(answer.body.toString('utf8'))).to.deep.equal({ OK: false, error: 'internal error: the answer is too large to send' });
   });
 
   it('leaves other bodies alone', async () => {
