@@ -117,7 +117,7 @@ export function buildDeps(input: DepsInput): Deps {
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
-  const gate = new Gate((header) => auth.identify(header));
+  const gate = new Gate((header, client) => auth.identify(header, client));
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
   const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);

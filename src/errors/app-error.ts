@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  /** Too many failed sign-ins from one address (429), or too many password checks at once (503). */
+  | 'too_many_attempts'
   /** The store is unreachable, refuses the node, is still indexing, or the node is not bootstrapped. */
   | 'store_unavailable'
   /** The store refuses the node's credentials, or its user lacks the rights the node needs. */

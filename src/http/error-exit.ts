@@ -37,8 +37,8 @@ export function jsonErrorExit(): Middleware<NodeState> {
         ctx.status = error.status;
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');
-        // A 503 is temporary: say when to come back (RFC 9110 §15.6.4).
-        if (error.status === 503 && !switchedOff) ctx.set('Retry-After', String(retryAfterOf(error)));
+        // A 503 is temporary, and a 429 asks to slow down: say when to come back (RFC 9110 §15.6.4, RFC 6585 §4).
+        if ((error.status === 503 && !switchedOff) || error.status === 429) ctx.set('Retry-After', String(retryAfterOf(error)));
       } else {
         // Koa-style errors (status + expose), e.g. from router.allowedMethods(): keep their status.
         const status = (error as { status?: number }).status;

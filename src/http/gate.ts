@@ -26,7 +26,8 @@ const ROLE_OF = {
 
 export type Ability = keyof typeof ROLE_OF;
 
-export type Identify = (authorization: string | undefined) => Promise<Account | undefined>;
+/** `client`: the caller's address, for throttling failed sign-ins. */
+export type Identify = (authorization: string | undefined, client?: string) => Promise<Account | undefined>;
 
 export interface CanOptions {
   /** Whether this request needs credentials at all (e.g. its service description asks for basicauth); default: always. */
@@ -42,8 +43,8 @@ export class Gate {
   constructor(private readonly identify: Identify) {}
 
   /** The account the header proves, or a 401. */
-  async identified(authorization: string | undefined, ability?: Ability): Promise<Account> {
-    const account = authorization ? await this.identify(authorization) : undefined;
+  async identified(authorization: string | undefined, ability?: Ability, client?: string): Promise<Account> {
+    const account = authorization ? await this.identify(authorization, client) : undefined;
     if (!account) {
       const need = ability ? `${ability} needs the credentials of an account of this node holding the role ${ROLE_OF[ability]}` : 'this needs the credentials of an account of this node';
       throw new AppError(401, 'unauthorized', `${need} (HTTP Basic, or a bearer token from /auth)`);
@@ -52,8 +53,8 @@ export class Gate {
   }
 
   /** The account the header proves, when it holds the role `ability` needs; else a 401 or a 403. */
-  async admit(authorization: string | undefined, ability: Ability): Promise<Account> {
-    const account = await this.identified(authorization, ability);
+  async admit(authorization: string | undefined, ability: Ability, client?: string): Promise<Account> {
+    const account = await this.identified(authorization, ability, client);
     const role = ROLE_OF[ability];
     if (!account.roles.includes(role)) throw missingRole(account, role);
     return account;
@@ -62,7 +63,7 @@ export class Gate {
   /** Route middleware: `ctx.state.principal` is the admitted account (unset when `when` says no credentials are needed). */
   can(ability: Ability, options: CanOptions = {}): Middleware<NodeState> {
     return async (ctx, next) => {
-      if (!options.when || await options.when(ctx)) ctx.state.principal = await this.admit(ctx.get('authorization'), ability);
+      if (!options.when || await options.when(ctx)) ctx.state.principal = await this.admit(ctx.get('authorization'), ability, ctx.ip);
       await next();
     };
   }

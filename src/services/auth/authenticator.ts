@@ -3,12 +3,15 @@
  * password costs a slow KDF, so a successful check is remembered for a minute in this process,
  * keyed by an HMAC of the credentials and the account document's revision: a changed password or
  * a disabled account invalidates it at once. Nothing here is needed by another node process.
+ * A name without an account costs the same check (against a stand-in hash), so answer times do
+ * not tell which accounts exist; checks are rationed and failures throttled (sign-in-guard.ts).
  * Bearer tokens issued at /auth ("switching to OAuth", RFC 6750) are accepted in the same place.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import basicAuth from 'basic-auth';
 import type { Account, AccountRepository } from '../../storage/account-repository.js';
-import { verifyPassword } from '../../domain/password.js';
+import { hashPassword, verifyPassword, type PasswordHash } from '../../domain/password.js';
+import { SignInGuard } from './sign-in-guard.js';
 import { parseBearerToken, tokenMatches } from './bearer-token.js';
 
 export interface Credentials { user: string; password: string }
@@ -25,21 +28,38 @@ const CACHE_MAX = 1000;
 export class Authenticator {
   private readonly cacheKey = randomBytes(32);
   private readonly verified = new Map<string, number>();
+  /** Checked instead when the name has no usable account, so that costs the same time (no account probing). */
+  private standInHash: Promise<PasswordHash> | undefined;
 
-  constructor(private readonly accounts: AccountRepository) {}
+  constructor(private readonly accounts: AccountRepository, private readonly guard = new SignInGuard()) {}
 
-  /** The account for these credentials, or undefined when they are wrong or the account is disabled. */
-  async authenticate(credentials: Credentials | undefined): Promise<Account | undefined> {
+  /**
+   * The account for these credentials, or undefined when they are wrong or the account is
+   * disabled. Failures of a name from `client` (the caller's address) are throttled (sign-in-guard.ts).
+   */
+  async authenticate(credentials: Credentials | undefined, client?: string): Promise<Account | undefined> {
     if (!credentials) return undefined;
-    const account = await this.accounts.find(credentials.user);
-    if (!account || account.disabled || !account.password) return undefined;
-    const key = createHmac('sha256', this.cacheKey).update(`${account.rev ?? ''}\0${credentials.user}\0${credentials.password}`).digest('base64');
-    const until = this.verified.get(key);
-    if (until !== undefined && until > Date.now()) return account;
-    if (!(await verifyPassword(credentials.password, account.password))) return undefined;
+    this.guard.admit(client, credentials.user);
+    const found = await this.accounts.find(credentials.user);
+    const account = found && !found.disabled && found.password ? found : undefined;
+    const key = createHmac('sha256', this.cacheKey).update(`${account?.rev ?? ''}\0${credentials.user}\0${credentials.password}`).digest('base64');
+    const until = account ? this.verified.get(key) : undefined;
+    if (account && until !== undefined && until > Date.now()) return account;
+    const stored = account?.password ?? await this.standIn();
+    const matches = await this.guard.check(() => verifyPassword(credentials.password, stored));
+    if (!account || !matches) {
+      this.guard.failed(client, credentials.user);
+      return undefined;
+    }
+    this.guard.succeeded(client, credentials.user);
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
     this.verified.set(key, Date.now() + CACHE_MS);
     return account;
+  }
+
+  private standIn(): Promise<PasswordHash> {
+    this.standInHash ??= hashPassword(randomBytes(16).toString('base64'));
+    return this.standInHash;
   }
 
   /** The account of an `Authorization: Bearer` token issued at /auth (RFC 6750 2.1); a hash lookup, no KDF needed. */
@@ -56,7 +76,7 @@ export class Authenticator {
    * issued at /auth (RFC 6750); undefined when it proves none. What that account may do is the
    * gate's decision (src/http/gate.ts), per route.
    */
-  identify(header: string | undefined): Promise<Account | undefined> {
-    return /^Bearer\s/i.test(header ?? '') ? this.authenticateBearer(header) : this.authenticate(parseBasicAuth(header));
+  identify(header: string | undefined, client?: string): Promise<Account | undefined> {
+    return /^Bearer\s/i.test(header ?? '') ? this.authenticateBearer(header) : this.authenticate(parseBasicAuth(header), client);
   }
 }

@@ -124,7 +124,7 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
 export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, gate: Gate): Middleware<NodeState> {
   return async (ctx, next) => {
     if (ctx.path !== INBOUND_PATH && !ctx.path.startsWith(`${INBOUND_PATH}/`)) return next();
-    ctx.state.principal = await gate.admit(ctx.get('authorization'), 'distribute');
+    ctx.state.principal = await gate.admit(ctx.get('authorization'), 'distribute', ctx.ip);
     const segments = segmentsOf(ctx.path);
     if (!segments || !RULES.some((rule) => rule(segments, ctx.method))) {
       throw new AppError(403, 'forbidden', `${ctx.method} ${ctx.path} is not part of inbound replication`);

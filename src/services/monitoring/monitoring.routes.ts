@@ -16,7 +16,7 @@ export function monitoringRoutes(monitoring: Monitoring, gate: Gate | undefined)
   const router = new Router<NodeState>();
   const { service, assets, nodeName } = monitoring;
   const allowed = async (ctx: NodeContext): Promise<void> => {
-    if (gate) ctx.state.principal = await gate.admit(ctx.get('authorization'), 'administer');
+    if (gate) ctx.state.principal = await gate.admit(ctx.get('authorization'), 'administer', ctx.ip);
   };
   router.get('/metrics', async (ctx) => {
     await allowed(ctx);

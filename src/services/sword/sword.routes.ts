@@ -50,7 +50,7 @@ export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState
   // The gate inside the SWORD exit: a 401 is a sword:error TargetOwnerUnknown, not the JSON exit's answer.
   const principal = async (ctx: NodeContext) => {
     await service.active();
-    ctx.state.principal = await gate.identified(ctx.get('authorization'));
+    ctx.state.principal = await gate.identified(ctx.get('authorization'), undefined, ctx.ip);
     return ctx.state.principal;
   };
   const router = new Router<NodeState>();
