@@ -3,6 +3,7 @@
  * document, at /publish and for documents arriving by replication at /incoming; the rest of the
  * batch is stored (issue 14, defects 1 and 2).
  */
+import http from 'node:http';
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
@@ -43,6 +44,45 @@ describe('reserved doc_IDs', () => {
     expect(results.map((r) => r.OK)).to.deep.equal([false, false, false, false, false, true]);
     for (const result of results.slice(0, -1)) expect(result.error).to.match(/doc_ID must not hold control characters/);
     for (const id of ids) expect(await stored(node, id)).to.equal(undefined);
+  });
+
+  it('refuses doc_IDs "." and ".." (dot-segments to a URL parser: the owner could never read or delete them)', async () => {
+    const docs = [...nsdlDocs(2).map((doc, i) => ({ ...doc, doc_ID: ['.', '..'][i] })), { ...(nsdlDocs(1)[0] as Doc), doc_ID: 'dots-good' }];
+    const { body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+    const results = body.document_results as { OK: boolean; error?: string }[];
+    expect(results.map((r) => r.OK)).to.deep.equal([false, false, true]);
+    expect(results[0]?.error).to.match(/must not be "\." or "\.\."/);
+    const all = await node.couch.use(node.names.resourceData).list();
+    expect(all.rows.map((row) => row.id)).to.not.include.members(['.', '..']);
+  });
+
+  it('a document nested deeper than 1,000 levels is refused by itself; the rest of the batch is stored', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 2000; i += 1) deep = [deep];
+    const docs = [{ ...(nsdlDocs(1)[0] as Doc), doc_ID: 'deep-1', X_extra: deep }, { ...(nsdlDocs(1)[0] as Doc), doc_ID: 'deep-good' }];
+    const { status, body } = await postJson(`${node.url}/publish`, { documents: docs }, AUTH);
+    expect(status).to.equal(200);
+    const results = body.document_results as { OK: boolean; error?: string }[];
+    expect(results.map((r) => r.OK)).to.deep.equal([false, true]);
+    expect(results[0]?.error).to.match(/nests arrays and objects deeper than 1000 levels/);
+    expect(await stored(node, 'deep-1')).to.equal(undefined);
+  });
+
+  it('/incoming refuses dot-segments, written plainly or percent-encoded, before anything reaches the store', async () => {
+    // node:http sends the path as written (fetch would resolve the dot-segments before sending).
+    const put = (path: string): Promise<{ status: number; body: string }> => new Promise((resolve, reject) => {
+      const target = new URL(node.url);
+      http.request({ host: target.hostname, port: target.port, path, method: 'PUT', headers: { ...ADMIN, 'content-type': 'application/json' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      }).on('error', reject).end('{}');
+    });
+    for (const path of ['/incoming/..', '/incoming/.', '/incoming/%2e%2e', '/incoming/_local/..', '/incoming/_local/%2E']) {
+      const response = await put(path);
+      expect(response.status, path).to.equal(403);
+      expect(JSON.parse(response.body), path).to.deep.include({ OK: false });
+    }
   });
 
   it('one reserved doc_ID among good ones: one per-document error, the others stored', async () => {

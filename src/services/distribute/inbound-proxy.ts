@@ -25,18 +25,14 @@ import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { AppError } from '../../errors/app-error.js';
 import { nestsDeeperThan } from '../../http/json-body.js';
+import { MAX_NESTING } from '../../domain/nesting.js';
 import type { InboundReceiver } from './inbound-receiver.js';
 import { holdsIllFormedText } from '../../domain/well-formed-text.js';
 import { isRecord } from '../../domain/is-record.js';
 
 export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
-/**
- * The deepest nesting a replicated body may have. Resource documents nest a few levels (spec
- * "Resource Data Description Data Model"); the embedded store fails on about 10,000 with a 500
- * (a stack overflow), which the proxy would pass on: refused here as a bad request instead.
- */
-const MAX_NESTING = 1000;
+
 /** 413 as CouchDB answers it (a replicator then splits its batch), in the JSON endpoints' words. */
 const tooLarge = (): AppError => new AppError(413, 'payload_too_large', `request body too large: the limit is ${BODY_LIMIT} bytes`);
 
@@ -52,7 +48,10 @@ const RULES: Rule[] = [
 /** Path segments after /incoming, decoded (`a%2Fb` is one document id). */
 function segmentsOf(path: string): string[] | undefined {
   try {
-    return path.slice(INBOUND_PATH.length).split('/').filter((part) => part.length > 0).map(decodeURIComponent);
+    const segments = path.slice(INBOUND_PATH.length).split('/').filter((part) => part.length > 0).map(decodeURIComponent);
+    // '.' and '..' (also written %2e) are dot-segments to a URL parser (RFC 3986 §5.2.4, WHATWG
+    // URL): forwarded, `/incoming/..` would reach the store's root. No document has such an id.
+    return segments.some((segment) => segment === '.' || segment === '..') ? undefined : segments;
   } catch {
     return undefined;
   }

@@ -57,6 +57,8 @@ function storeRefusalError(doc: Envelope): string | undefined {
     return 'invalid document: replaces must not name an id beginning with "_" (reserved by the store)';
   }
   if (typeof doc.doc_ID === 'string' && CONTROL.test(doc.doc_ID)) return 'invalid document: doc_ID must not hold control characters (U+0000-U+001F, U+007F-U+009F)';
+  // A URL parser takes them for dot-segments (RFC 3986 §5.2.4): /resource_data/.. is the server's root.
+  if (doc.doc_ID === '.' || doc.doc_ID === '..') return 'invalid document: doc_ID must not be "." or ".." (a URL path would resolve it away)';
   return undefined;
 }
 

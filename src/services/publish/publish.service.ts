@@ -19,6 +19,7 @@ import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-e
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
+import { MAX_NESTING, nestsDeeperThan } from '../../domain/nesting.js';
 import { SliceWrites, letWriteLeave, sliceSize } from './write-slices.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
@@ -141,7 +142,8 @@ export class PublishService {
     // replacement may refer to a document published earlier in the same batch.
     const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
     // A large batch of documents that replace nothing is checked and written in slices (write-slices.ts).
-    const size = sliceSize(documents.length, dryRun || replaced.length > 0);
+    const signatureWork = documents.some((raw) => isRecord(raw) && (this.proxySigns(this.asSubmitted(raw, account), account, context) || (context.policy.verify_signatures && raw.digital_signature !== undefined)));
+    const size = sliceSize(documents.length, { oneWrite: dryRun || replaced.length > 0, signatureWork });
     let batch: Batch | undefined;
     const accepted: Accepted[] = [];
     const writes = new SliceWrites<Accepted[]>();
@@ -259,9 +261,11 @@ export class PublishService {
   /** Steps 3-4 of one document: its submitted form, the proxy signature when due, then the checks. */
   private async checkDocument(raw: unknown, context: CheckContext, account: Account | undefined, keys: NodeKeys): Promise<Checked> {
     if (!isRecord(raw)) return { error: 'invalid document: not a JSON object' };
+    // Before proxy signing, whose canonical hash walks the document recursively.
+    if (nestsDeeperThan(raw, MAX_NESTING)) return { error: `invalid document: it nests arrays and objects deeper than ${MAX_NESTING} levels` };
     let doc: Envelope = this.asSubmitted(raw, account);
     let signedByNode: SignatureOutcome | undefined;
-    if (account && context.policy.proxy_sign && doc.digital_signature === undefined && isRecord(doc.identity) && doc.identity.submitter === account.submitter) {
+    if (this.proxySigns(doc, account, context)) {
       const keyLocations = [context.nodeKeyLocation];
       const signed = await this.signer.sign(doc, keys.privateKey, undefined, keyLocations);
       doc = { ...doc, digital_signature: signed.digital_signature };
@@ -271,6 +275,11 @@ export class PublishService {
     if (!checked.ok) return { error: checked.error };
     // The node's own signature is as good as verified, for the replacement rules too.
     return { doc, signature: signedByNode ?? checked.signature };
+  }
+
+  /** The node signs an unsigned document an account publishes as its own submitter (policy `proxy_sign`). */
+  private proxySigns(doc: Envelope, account: Account | undefined, context: CheckContext): account is Account {
+    return account !== undefined && context.policy.proxy_sign === true && doc.digital_signature === undefined && isRecord(doc.identity) && doc.identity.submitter === account.submitter;
   }
 
   /** Records the outcome of each write; returns the optimistic writes that met an existing doc_ID. */
