@@ -76,7 +76,7 @@ export class EmbeddedCouch {
     // A process group of its own: Ctrl-C at a terminal signals the node's group, and the node
     // stops the store itself after in-flight requests (a store interrupted first could be seen
     // as crashed and restarted mid-shutdown). It still exits when the node dies: IPC disconnects.
-    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true, env: childEnvironment(process.env) });
     child.send({ type: 'settings', settings });
     this.child = child;
     let stderrTail = '';
@@ -132,3 +132,14 @@ export class EmbeddedCouch {
     });
   }
 }
+
+/**
+ * The environment the store child starts with: only what a Node process needs to run, so no
+ * setting of the node's (OIDC_CLIENT_SECRET, COUCHDB_PASSWORD, a COUCHDB_URL with credentials)
+ * stays readable in /proc/<child>/environ for the child's life.
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => CHILD_ENVIRONMENT.test(name)));
+}
+
+const CHILD_ENVIRONMENT = /^(PATH|HOME|TMPDIR|TEMP|TMP|LANG|LANGUAGE|LC_[A-Z]+|TZ|NODE_OPTIONS|NODE_EXTRA_CA_CERTS|UV_THREADPOOL_SIZE)$/;

@@ -1,7 +1,7 @@
 /**
  * Secrets on disk and in memory (issue 14, defect 6): with a DATA_DIR an operator created with
  * wide modes, every secret-bearing file is 0600 in 0700 directories, and the store child's
- * environment never holds its admin password (it arrives over IPC).
+ * environment never holds its admin password (it arrives over IPC), nor the node's own settings.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,10 +18,15 @@ describe('embedded store secrets', () => {
     fs.mkdirSync(dataDir, { mode: 0o755 });
     fs.chmodSync(dataDir, 0o755);
     // The embedded store's own secrets: this node always runs one (an empty COUCHDB_URL is
-    // unset), also when the suite runs on CouchDB.
+    // unset), also when the suite runs on CouchDB. The canary stands for the node's own secret
+    // settings (OIDC_CLIENT_SECRET, COUCHDB_PASSWORD), which the child must not inherit.
+    process.env.LR_TEST_SECRET_CANARY = 'canary-secret-4f2a';
     node = await startTestNode({ dataDir, env: { COUCHDB_URL: '' } });
   });
-  after(async () => node.stop());
+  after(async () => {
+    delete process.env.LR_TEST_SECRET_CANARY;
+    await node.stop();
+  });
 
   it('DATA_DIR and the store directory are 0700, the credential and the hashed-password config 0600', async () => {
     expect((await getJson(`${node.url}/status`)).status).to.equal(200);
@@ -45,5 +50,8 @@ describe('embedded store secrets', () => {
     const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
     expect(environ).to.not.include(password);
     expect(environ).to.not.include('EMBEDDED_COUCH_SETTINGS');
+    // Only what a Node process needs: none of the node's settings (src/embedded/supervisor.ts, childEnvironment).
+    expect(environ).to.not.include('canary-secret-4f2a');
+    expect(environ.split('\0').filter(Boolean).map((entry) => entry.split('=')[0])).to.include('PATH');
   });
 });
