@@ -18,11 +18,15 @@ import { seqNumber } from './index-state.js';
 /** How long one longpoll waits for a change before asking again (CouchDB's `timeout`, ms). */
 const LONGPOLL_MS = 30000;
 const RETRY_MS = 1000;
+/** Ids kept as missing at most (keep()). */
+export const MAX_MISSES = 1000;
 
 interface ChangesAnswer { last_seq: unknown; results: { id: string; deleted?: boolean; doc?: StoredDoc }[] }
 
 export class FollowedDocuments {
   private readonly copies = new Map<string, StoredDoc | undefined>();
+  /** The ids kept as missing, oldest first. */
+  private readonly misses = new Set<string>();
   /** Bumped for an id on every change: a read that raced a change does not keep its answer. */
   private readonly versions = new Map<string, number>();
   private following = false;
@@ -48,8 +52,24 @@ export class FollowedDocuments {
     const wasFollowing = this.following;
     const doc = await getOrUndefined<StoredDoc>(this.couch.use(this.db), id);
     // Kept only when the feed followed all along the read and reported no change of this id meanwhile.
-    if (wasFollowing && this.following && (this.versions.get(id) ?? 0) === version) this.copies.set(id, doc);
+    if (wasFollowing && this.following && (this.versions.get(id) ?? 0) === version) this.keep(id, doc);
     return doc;
+  }
+
+  /**
+   * Keeps a read. Ids found missing are kept too (an unknown account name is then one lookup), but
+   * at most MAX_MISSES of them, the oldest forgotten first: names sent by anyone (random Basic
+   * user names) must not grow the process's memory without bound.
+   */
+  private keep(id: string, doc: StoredDoc | undefined): void {
+    this.copies.set(id, doc);
+    if (doc !== undefined) return;
+    this.misses.delete(id);
+    this.misses.add(id);
+    if (this.misses.size <= MAX_MISSES) return;
+    const oldest = this.misses.values().next().value as string;
+    this.misses.delete(oldest);
+    if (this.copies.get(oldest) === undefined) this.copies.delete(oldest);
   }
 
   /** A write made through this process: the next read goes to the store, not waiting for the feed's report. */
@@ -71,6 +91,11 @@ export class FollowedDocuments {
       if (Date.now() > deadline) throw new Error(`${this.db}: the _changes feed has not reported sequence ${target} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+
+  /** How many documents (and missing ids) are kept: for tests and monitoring. */
+  get kept(): number {
+    return this.copies.size;
   }
 
   start(): void {
