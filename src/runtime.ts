@@ -90,7 +90,9 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
   // Idle keep-alive connections stay open for a minute, not Node's 5 s: clients that pool
   // connections, such as CouchDB's replicator between two distributions, reuse an idle one and
   // fail ("sel_conn_closed") when the node has closed it meanwhile. headersTimeout must exceed it.
-  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }, (req, res) => handler?.(req, res));
+  // A request must arrive whole within two minutes (Node's default, five, let slowly sent bodies
+  // hold connections that long): a 10 MiB publish batch at 1 Mbit/s takes 80 s.
+  const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 }, (req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
   let built: ReturnType<typeof buildDeps> | undefined;
   try {

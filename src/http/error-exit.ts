@@ -37,6 +37,9 @@ export function jsonErrorExit(): Middleware<NodeState> {
         ctx.status = error.status;
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');
+        // A body over the limit is not read to its end: the connection closes after the answer
+        // (Node would otherwise drain the rest of the body to keep the connection alive).
+        if (error.code === 'payload_too_large') ctx.set('Connection', 'close');
         // A 503 is temporary, and a 429 asks to slow down: say when to come back (RFC 9110 §15.6.4, RFC 6585 §4).
         if ((error.status === 503 && !switchedOff) || error.status === 429) ctx.set('Retry-After', String(retryAfterOf(error)));
       } else {

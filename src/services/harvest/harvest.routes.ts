@@ -38,7 +38,10 @@ export function harvestRoutes(service: HarvestService, publicUrl: string, settin
         return await readJsonBody(ctx, HARVEST_BODY_LIMIT);
       } catch (error) {
         if (isUnsupportedType(error)) throw error;
-        throw new HarvestError('badArgument', bodyRefusal(error, HARVEST_BODY_LIMIT).message);
+        const refusal = bodyRefusal(error, HARVEST_BODY_LIMIT);
+        // Not read to its end: the connection closes after the answer (as the error exit does for a 413).
+        if (refusal.code === 'payload_too_large') ctx.set('Connection', 'close');
+        throw new HarvestError('badArgument', refusal.message);
       }
     }));
   }

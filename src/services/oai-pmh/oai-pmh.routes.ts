@@ -18,6 +18,7 @@ import { credentialsRequired, type ServiceSettings } from '../service-settings.j
 import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
 import type { OaiPmhService } from './oai-pmh.service.js';
+import { BadArgument } from './oai-errors.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // From src/ (tsx) the schemas are beside the protocol code; from dist/src/ they stay in src/ (tsc copies no .xsd).
@@ -32,7 +33,7 @@ function pairsOf(encoded: string): [string, string][] {
 
 async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Promise<[string, string][]>): Promise<void> {
   try {
-    const answered = await service.handle(await pairs());
+    const answered = await service.handle(pairs);
     ctx.status = 200;
     if (answered.kind === 'json') {
       // The JSON metadata prefix: Basic Harvest's JSON (src/services/oai-pmh/json-prefix.ts).
@@ -73,8 +74,13 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
   router.post('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => {
     try {
       await parseForm(ctx as never, async () => undefined);
-    } catch {
-      // A body that is too large or unreadable has no usable arguments: answered as badVerb.
+    } catch (error) {
+      // Too large: badArgument, naming the limit (the connection is closed, so the rest is not read).
+      if ((error as { status?: number }).status === 413) {
+        ctx.set('Connection', 'close');
+        throw new BadArgument(`the form body is larger than ${FORM_LIMIT} bytes`);
+      }
+      // A body that is unreadable has no usable arguments: answered as badVerb.
       return [];
     }
     const raw = (ctx.request as unknown as { rawBody?: unknown }).rawBody;

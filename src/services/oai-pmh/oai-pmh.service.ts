@@ -46,13 +46,14 @@ export class OaiPmhService {
   }
 
   /** One request from its argument pairs (query string or form body). Storage errors are thrown. */
-  async handle(pairs: [string, string][]): Promise<OaiAnswer> {
+  /** `readPairs` gives the request's argument pairs; it may throw an OaiError (a form body too large). */
+  async handle(readPairs: () => Promise<[string, string][]>): Promise<OaiAnswer> {
     const context = await this.context();
     const baseURL = context.settings.description.service_endpoint;
     let request: OaiRequest | undefined;
     let body: OaiBody;
     try {
-      request = parseOaiRequest(pairs);
+      request = parseOaiRequest(await readPairs());
       if (isJsonRequest(request, context.settings.jsonPrefixes)) {
         const identifier = request.args.identifier === undefined ? undefined : docIdentifier(request.args.identifier, context);
         return { kind: 'json', answer: await answerAsBasicHarvest(this.harvest, request, identifier, baseURL) };
