@@ -43,11 +43,11 @@ function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
   return {};
 }
 
-function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs): Promise<Record<string, unknown> | WholeList> {
+function run(service: HarvestService, verb: HarvestVerb, args: HarvestArgs, now: Date): Promise<Record<string, unknown> | WholeList> {
   switch (verb) {
     case 'getrecord': return service.getRecord(args);
     case 'listrecords':
-    case 'listidentifiers': return service.list(verb, args);
+    case 'listidentifiers': return service.list(verb, args, now);
     case 'identify': return service.identify();
     case 'listmetadataformats': return service.listMetadataFormats();
     case 'listsets': return Promise.resolve(service.listSets());
@@ -60,14 +60,18 @@ export type HarvestAnswer = { kind: 'object'; body: Record<string, unknown> } | 
 /** `raw` gives the arguments (a query object or a JSON body); it may throw a HarvestError. */
 export async function answerHarvest(service: HarvestService, verb: HarvestVerb, httpRequest: string, raw: () => Promise<unknown>): Promise<HarvestAnswer> {
   const request: Record<string, unknown> = { verb, HTTP_request: httpRequest };
+  // One instant for the whole answer: a list without `until` holds what was stored by then, and
+  // responseDate (that instant, to the second) is never later, so a harvester that asks next
+  // `from` the responseDate (OAI-PMH harvesting guidelines) misses nothing stored meanwhile.
+  const now = service.now();
   try {
     const args = readArgs(verb, await raw());
     Object.assign(request, echo(verb, args));
-    const result = await run(service, verb, args);
-    if (result instanceof WholeList) return { kind: 'stream', chunks: envelopeChunks({ responseDate: responseDate(service.now()), request }, result) };
-    return { kind: 'object', body: { OK: true, responseDate: responseDate(service.now()), request, ...result } };
+    const result = await run(service, verb, args, now);
+    if (result instanceof WholeList) return { kind: 'stream', chunks: envelopeChunks({ responseDate: responseDate(now), request }, result) };
+    return { kind: 'object', body: { OK: true, responseDate: responseDate(now), request, ...result } };
   } catch (error) {
     if (!(error instanceof HarvestError)) throw error;
-    return { kind: 'object', body: { OK: false, error: error.code, message: error.message, responseDate: responseDate(service.now()), request } };
+    return { kind: 'object', body: { OK: false, error: error.code, message: error.message, responseDate: responseDate(now), request } };
   }
 }

@@ -70,7 +70,8 @@ export class HarvestService {
   }
 
   /** Listrecords and listidentifiers rules 1-6: one page per call, or the whole list without flow control. */
-  async list(verb: 'listrecords' | 'listidentifiers', args: HarvestArgs): Promise<Body | WholeList> {
+  /** `now`: the request's instant, which pins a list without `until` and is its responseDate (harvest-answer.ts). */
+  async list(verb: 'listrecords' | 'listidentifiers', args: HarvestArgs, now: Date = this.clock()): Promise<Body | WholeList> {
     const settings = await this.load();
     const service = `harvest:${verb}`;
     const token = stringArg(args, 'resumption_token');
@@ -93,7 +94,7 @@ export class HarvestService {
       const until = stringArg(args, 'until');
       const dates = checkDateRange(from, until, settings.granularity);
       if (!dates.ok) throw new HarvestError('badArgument', dates.message);
-      state = { selection: selectionOf(dates.bounds, undefined, settings.earliestBound, this.clock()), args: { from, until } };
+      state = { selection: selectionOf(dates.bounds, undefined, settings.earliestBound, now), args: { from, until } };
     }
     const withDocs = verb === 'listrecords';
     const showDeleted = settings.deletedPolicy !== 'no';

@@ -45,10 +45,12 @@ export class OaiPmhService {
     }
   }
 
-  /** One request from its argument pairs (query string or form body). Storage errors are thrown. */
-  /** `readPairs` gives the request's argument pairs; it may throw an OaiError (a form body too large). */
+  /** One request from its argument pairs (query string or form body). Storage errors are thrown. `readPairs` gives the request's argument pairs; it may throw an OaiError (a form body too large). */
   async handle(readPairs: () => Promise<[string, string][]>): Promise<OaiAnswer> {
-    const context = await this.context();
+    // One instant for the whole answer, as in Basic Harvest (harvest-answer.ts): a list is pinned
+    // to it and responseDate is it, so the next harvest `from` the responseDate misses nothing.
+    const now = this.deps.clock();
+    const context: OaiContext = { ...await this.context(), clock: () => now };
     const baseURL = context.settings.description.service_endpoint;
     let request: OaiRequest | undefined;
     let body: OaiBody;
@@ -65,6 +67,6 @@ export class OaiPmhService {
       if (!error.echoesArguments) request = undefined;
     }
     const attributes = request ? { verb: request.verb, ...request.args } : undefined;
-    return { kind: 'xml', response: { responseDate: responseDate(this.deps.clock()), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
+    return { kind: 'xml', response: { responseDate: responseDate(now), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
   }
 }
