@@ -13,5 +13,12 @@ import { RESPONSE_ENCODINGS } from '../protocol/content-encodings.js';
 export function responseCompression(skipPrefix: string): Middleware<NodeState> {
   const offered = new Set<string>(RESPONSE_ENCODINGS);
   const zlib = compress({ threshold: 1024, gzip: offered.has('gzip') ? {} : false, deflate: offered.has('deflate') ? {} : false, br: false, zstd: false } as Parameters<typeof compress>[0]);
-  return (ctx, next) => (ctx.path === skipPrefix || ctx.path.startsWith(`${skipPrefix}/`) ? next() : zlib(ctx, next));
+  return (ctx, next) => {
+    if (ctx.path === skipPrefix || ctx.path.startsWith(`${skipPrefix}/`)) return next();
+    // A client that rules out every coding this node offers, identity too (`identity;q=0`,
+    // `*;q=0`), gets the answer without content coding, which RFC 9110 §12.5.3 allows;
+    // koa-compress would fail on it with a TypeError outside the error exit.
+    if (ctx.acceptsEncodings([...offered, 'identity']) === false) delete ctx.request.headers['accept-encoding'];
+    return zlib(ctx, next);
+  };
 }

@@ -51,6 +51,19 @@ describe('response compression', () => {
     expect((await rawGet(url, { 'accept-encoding': 'br' })).encoding).to.equal(undefined);
   });
 
+  it('a client that rules out every coding, identity too, gets the answer without content coding (RFC 9110 §12.5.3), not a 500', async () => {
+    const url = `${node.url}/harvest/listrecords`;
+    const plain = await rawGet(url);
+    for (const accept of ['identity;q=0', '*;q=0', 'br, identity;q=0']) {
+      const answer = await rawGet(url, { 'accept-encoding': accept });
+      expect(answer.status, accept).to.equal(200);
+      expect(answer.encoding, accept).to.equal(undefined);
+      expect(withoutDate(decoded(answer)), accept).to.deep.equal(withoutDate(decoded(plain)));
+    }
+    const gzipOnly = await rawGet(url, { 'accept-encoding': 'gzip, identity;q=0' });
+    expect(gzipOnly.encoding).to.equal('gzip');
+  });
+
   it('compresses the streamed obtain ALL and OAI-PMH lists', async () => {
     const all = await rawGet(`${node.url}/obtain`, { 'accept-encoding': 'gzip' });
     expect(all.encoding).to.equal('gzip');

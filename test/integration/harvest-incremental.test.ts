@@ -53,7 +53,7 @@ describe('incremental harvests from responseDate', function () {
     const ids: string[] = [];
     for (let xml: string | undefined = first; xml; ) {
       ids.push(...[...xml.matchAll(/<identifier>([^<]+)<\/identifier>/g)].map((match) => match[1] as string));
-      const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(xml)?.[1];
+      const token: string | undefined = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(xml)?.[1];
       xml = token ? await (await fetch(`${node.url}/OAI-PMH?verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`)).text() : undefined;
     }
     return ids;
