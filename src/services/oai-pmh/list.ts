@@ -42,7 +42,7 @@ interface Item { row: HarvestRow; record: OaiRecord }
  * logged) by both verbs alike: ListIdentifiers is "otherwise equal to ListRecords" (spec), so
  * it selects by the same emission.
  */
-async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | undefined, context: OaiContext): Promise<Item[]> {
+async function emitRows(rows: HarvestRow[], prefix: string | undefined, context: OaiContext, leftOut: LeftOut[]): Promise<Item[]> {
   const json = prefix === undefined;
   const live = rows.filter((row) => !row.deleted && row.doc);
   const fragments = json ? [] : await context.metadata.emitAll(live.map((row) => row.doc as StoredDoc), prefix, context.settings.allowPrivateFetch);
@@ -54,7 +54,7 @@ async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | und
     if (json) { items.push({ row, record: { header, metadata: { json: publicForm(row.doc) } } }); continue; }
     const fragment = fragments[index++];
     if (fragment?.ok) items.push({ row, record: { header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } });
-    else context.logger.warn({ doc_ID: row.id, reason: fragment?.reason, detail: fragment && !fragment.ok ? fragment.detail : undefined }, `OAI-PMH ${verb}: record left out, its metadata cannot be disseminated`);
+    else leftOut.push({ doc_ID: row.id, reason: fragment?.reason, detail: fragment && !fragment.ok ? fragment.detail : undefined });
   }
   return items;
 }
@@ -64,20 +64,30 @@ async function emitRows(verb: ListVerb, rows: HarvestRow[], prefix: string | und
  * two records ahead means a token is issued only when records will follow (never a resumed
  * list that turns out empty) and a last page never holds a single record: when one record
  * would be left for the next page it is included in this one (the npm oai-pmh client fails on
- * a page of exactly one record).
+ * a page of exactly one record). A request reads at most SCAN_BUDGET rows: past it, the records
+ * found so far are answered with a token that continues after the last row read (OAI-PMH 2.0
+ * §3.5: a list may be answered in incomplete parts), so a format whose records are mostly left
+ * out does not make one anonymous request read all of them.
  */
-async function collect(verb: ListVerb, state: ListState, after: unknown[] | undefined, context: OaiContext): Promise<{ items: Item[]; more: boolean }> {
+async function collect(state: ListState, after: unknown[] | undefined, context: OaiContext, leftOut: LeftOut[]): Promise<{ items: Item[]; more: boolean; resumeAfter?: unknown[] }> {
   const size = context.settings.pageSize;
   const items: Item[] = [];
   let cursor = after;
-  for (;;) {
+  for (let scanned = 0; ;) {
     const page = await selectPage(context.store, state.selection, cursor, size + 2 - items.length, true, showDeleted(context));
-    items.push(...(await emitRows(verb, page.rows, state.selection.schema, context)));
+    items.push(...(await emitRows(page.rows, state.selection.schema, context, leftOut)));
+    scanned += page.rows.length;
     cursor = page.last;
     if (items.length >= size + 2) return { items: items.slice(0, size), more: true };
     if (!page.more || !page.last) return { items, more: false };
+    if (scanned >= SCAN_BUDGET) return { items, more: true, resumeAfter: page.last };
   }
 }
+
+/** Rows one list request reads at most (collect). */
+const SCAN_BUDGET = 2000;
+
+interface LeftOut { doc_ID: string; reason: string | undefined; detail: string | undefined }
 
 export async function list(verb: ListVerb, args: Record<string, string>, context: OaiContext): Promise<OaiBody> {
   const service = `oai:${verb}`;
@@ -92,14 +102,18 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   } else {
     state = start(args, context);
   }
-  const { items, more } = await collect(verb, state, after, context);
-  if (items.length === 0 && !resumed) throw new NoRecordsMatch('no record matches the request');
+  const leftOut: LeftOut[] = [];
+  const { items, more, resumeAfter } = await collect(state, after, context, leftOut);
+  // One line per request, not one per record: a format whose records cannot be disseminated
+  // would otherwise write a line per record for every harvest.
+  if (leftOut.length > 0) context.logger.warn({ left_out: leftOut.length, first: leftOut.slice(0, 5) }, `OAI-PMH ${verb}: records left out, their metadata cannot be disseminated`);
+  if (items.length === 0 && !resumed && !more) throw new NoRecordsMatch('no record matches the request');
   // A resumed list that turns out empty (its last records were deleted since the token was
   // issued, which re-stamps them past the list's end) ends normally: no records, empty token.
   let token: OaiToken | undefined;
-  const last = items.at(-1);
-  if (more && last) {
-    const value = encodeContinuation(context.tokens, service, state, last.row.key, count + items.length);
+  const resumeKey = resumeAfter ?? items.at(-1)?.row.key;
+  if (more && resumeKey) {
+    const value = encodeContinuation(context.tokens, service, state, resumeKey, count + items.length);
     token = { value, cursor: count, expirationDate: responseDate(new Date(context.clock().getTime() + TOKEN_LIFETIME_MS)) };
   } else if (resumed || count > 0) {
     token = { value: '', cursor: count, completeListSize: count + items.length };
