@@ -7,6 +7,7 @@
  * most every STATUS_EVERY_MS while documents keep arriving and once when they stop (flush).
  */
 import type { Logger } from 'pino';
+import { winningRevisions } from '../../domain/revisions.js';
 import type { DistributionRepository } from '../../storage/distribution-outbound.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
@@ -26,7 +27,10 @@ export class InboundReceiver {
   ) {}
 
   async receive(arrived: StoredDoc[]): Promise<InboundResult> {
-    const result = await this.inbound.process(arrived);
+    // A document in conflict at the source arrives as several revisions; the node keeps CouchDB's
+    // winner. Sent on as "two revisions of one document", the batch failed every time (503) and
+    // distribution from that source stopped for good.
+    const result = await this.inbound.process(winningRevisions(arrived));
     this.metrics.incomingResults(result);
     if (result.stored > 0) {
       this.pendingInSync = new Date().toISOString();
