@@ -156,5 +156,22 @@ describe('distribution in small networks', function () {
       await scheduler.stop();
       expect(calls).to.be.within(2, 8);
     });
+
+    it('counts the period from the last run of any process (node_status.last_out_run), so several processes run one schedule', async () => {
+      let calls = 0;
+      const scheduler = new DistributionScheduler(node.deps.nodes, async () => { calls += 1; return { OK: true, error: '' }; }, pino({ level: 'silent' }), 60);
+      await node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), sync_frequency: 1 }));
+      // Another process runs every 30 ms of this test's 60 ms "minute": this one never needs to.
+      const other = setInterval(() => {
+        void node.deps.nodes.reconcileNodeDoc('node_status', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), _id: 'node_status', last_out_run: { started: new Date().toISOString(), finished: new Date().toISOString(), OK: true } }));
+      }, 30);
+      scheduler.start();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      clearInterval(other);
+      expect(calls, 'while another process ran every half period').to.equal(0);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await scheduler.stop();
+      expect(calls, 'once it stopped').to.be.within(1, 6);
+    });
   });
 });

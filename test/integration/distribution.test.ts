@@ -1,4 +1,6 @@
 /** Distribution between real nodes on loopback, each with its own embedded store (spec "Distribution"). */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { getJson, postJson, basicAuth } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
@@ -217,6 +219,37 @@ describe('distribution between two nodes', function () {
     expect(body).to.deep.equal({ OK: true, error: '' });
     const { body: st } = await getJson(`${a.node.url}/status`);
     expect((st.outbound as Record<string, Record<string, unknown>>)['http://127.0.0.1:9']).to.include({ outcome: 'unreachable' });
+  });
+
+  it('a peer cannot steer replication to another origin, nor send an answer past 1 MiB', async () => {
+    const { body: destination } = await getJson(`${b.node.url}/destination`);
+    let elsewhereHit = 0;
+    const elsewhere = http.createServer((_req, res) => { elsewhereHit += 1; res.end('{}'); });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const peer = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/huge/destination') { res.end(JSON.stringify({ ...destination, padding: 'x'.repeat(2 * 1024 * 1024) })); return; }
+      res.end(JSON.stringify({ ...destination, target_node_info: { ...(destination.target_node_info as Record<string, unknown>), node_id: 'steering-peer', incoming_url: `${elsewhereUrl}/internal-db` } }));
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    const peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    try {
+      for (const url of [peerUrl, `${peerUrl}/huge`]) await connectNodes(a, { ...b, node: { ...b.node, publicUrl: url } } as NetworkNode, { credentials: false });
+      expect((await distribute(a)).status).to.equal(200);
+      const { body: st } = await getJson(`${a.node.url}/status`);
+      const entries = st.outbound as Record<string, Record<string, unknown>>;
+      expect(entries[peerUrl]).to.include({ outcome: 'failed' });
+      expect(String(entries[peerUrl]?.reason)).to.match(/another origin/);
+      expect(elsewhereHit).to.equal(0);
+      expect(entries[`${peerUrl}/huge`]).to.include({ outcome: 'unreachable' });
+    } finally {
+      for (const doc of await a.node.deps.nodes.connections()) {
+        if (String(doc.destination_node_url).startsWith(peerUrl)) await a.node.deps.nodes.deleteNodeDoc(String(doc._id));
+      }
+      peer.close();
+      elsewhere.close();
+    }
   });
 
   it('/status lists the destinations of the last run only, and each run in last_out_run', async () => {

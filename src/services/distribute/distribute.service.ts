@@ -37,9 +37,28 @@ export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
  */
 export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; detail?: string; docs_written?: number; docs_read?: number }
 
+/** A destination's answers are small JSON documents; a larger one is not read (a peer could send any size). */
+const PEER_ANSWER_MAX_BYTES = 1024 * 1024;
+
+async function cappedText(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw new Error(`the answer is larger than ${maxBytes} bytes`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += (chunk as Uint8Array).byteLength;
+    if (size > maxBytes) throw new Error(`the answer is larger than ${maxBytes} bytes`);
+    chunks.push(chunk as Uint8Array);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function fetchJson(url: string, authorization?: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), redirect: 'error' });
-  const text = await response.text();
+  const text = await cappedText(response, PEER_ANSWER_MAX_BYTES);
   try {
     return { status: response.status, body: JSON.parse(text) as unknown };
   } catch {
@@ -180,19 +199,23 @@ export class DistributeService {
 
   private async replicateTo(url: string, info: TargetNodeInfo, base: { connection_id: unknown; last_sync: string }): Promise<OutboundEntry> {
     const incoming = new URL(info.incoming_url ?? `${url}${INBOUND_PATH}`);
+    // The store's replicator goes where incoming_url says, so a peer could steer it (and this
+    // node's probe) to any address, an internal one included: only the origin the operator
+    // configured is used.
+    if (incoming.origin !== new URL(url).origin) {
+      return { ...base, outcome: 'failed', reason: `the destination advertises its inbound endpoint on another origin (${scrubCredentials(incoming.origin)}) than its connection (${scrubCredentials(new URL(url).origin)}); only the connection's origin is replicated to: if that is the destination's address, set destination_node_url to it` };
+    }
     const credentials = await this.repo.credentialsFor(url);
-    // Credentials go only to the destination's own origin, whatever incoming_url a peer advertises.
-    const sameOrigin = incoming.origin === new URL(url).origin;
-    const authorization = credentials && sameOrigin ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : undefined;
+    const authorization = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : undefined;
     // The spec's "SHOULD verify that the destination is reachable": its inbound endpoint answers us.
     try {
       const probe = await fetchJson(incoming.toString(), authorization);
-      if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined && sameOrigin) };
+      if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined) };
       if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
     } catch (error) {
       return { ...base, outcome: 'unreachable', reason: `the inbound endpoint ${scrubCredentials(incoming.toString())} could not be reached: ${publicFetchError(error)}`, detail: `the inbound endpoint did not answer: ${describe(error)}` };
     }
-    if (credentials && sameOrigin) {
+    if (credentials) {
       incoming.username = encodeURIComponent(credentials.user);
       incoming.password = encodeURIComponent(credentials.password);
     }

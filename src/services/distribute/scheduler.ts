@@ -2,7 +2,8 @@
  * Triggers distribution every `sync_frequency` minutes of the node description (spec
  * "Distribution": "A task scheduler SHOULD trigger it per the node's sync_frequency"). The value
  * is read at every tick, so changing the node description takes effect without a restart;
- * absent (the default), nothing is scheduled. Overlap is prevented by DistributeService itself.
+ * absent (the default), nothing is scheduled. Overlap is prevented by DistributeService itself
+ * (a lease in the store); the period is counted from the last run of any node process.
  */
 import type { Logger } from 'pino';
 import type { NodeRepository } from '../../storage/node-repository.js';
@@ -44,7 +45,13 @@ export class DistributionScheduler {
     try {
       const node = await this.nodes.nodeDescription();
       const minutes = typeof node?.sync_frequency === 'number' && node.sync_frequency > 0 ? node.sync_frequency : undefined;
-      if (minutes === undefined || Date.now() - this.lastRun < minutes * this.minuteMs || this.stopped) return;
+      if (minutes === undefined || this.stopped) return;
+      // The last run of any process serving this node (node_status.last_out_run, shared in the
+      // store): several processes run one schedule between them, not one each.
+      const started = (await this.nodes.nodeStatus())?.last_out_run as { started?: unknown } | undefined;
+      const shared = typeof started?.started === 'string' ? Date.parse(started.started) : Number.NaN;
+      const last = Number.isFinite(shared) ? Math.max(this.lastRun, shared) : this.lastRun;
+      if (Date.now() - last < minutes * this.minuteMs) return;
       this.lastRun = Date.now();
       const answer = await this.distribute();
       this.logger.info({ ok: answer.OK, error: answer.error || undefined }, 'scheduled distribution');

@@ -142,8 +142,7 @@ export class PublishService {
     // replacement may refer to a document published earlier in the same batch.
     const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
     // A large batch of documents that replace nothing is checked and written in slices (write-slices.ts).
-    const signatureWork = documents.some((raw) => isRecord(raw) && (this.proxySigns(this.asSubmitted(raw, account), account, context) || (context.policy.verify_signatures && raw.digital_signature !== undefined)));
-    const size = sliceSize(documents.length, { oneWrite: dryRun || replaced.length > 0, signatureWork });
+    const size = sliceSize(documents.length, dryRun || replaced.length > 0);
     let batch: Batch | undefined;
     const accepted: Accepted[] = [];
     const writes = new SliceWrites<Accepted[]>();
