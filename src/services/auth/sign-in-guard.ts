@@ -12,6 +12,7 @@
  * request depends on them (issue 14: no state a second process would need).
  */
 import { AppError } from '../../errors/app-error.js';
+import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
 
 export const KDF_CONCURRENCY = 2;
 export const KDF_QUEUE = 64;
@@ -21,8 +22,7 @@ export const FAILURE_WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 10_000;
 
 export class SignInGuard {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly checks = new ConcurrencyLimit(KDF_CONCURRENCY);
   private readonly failures = new Map<string, number[]>();
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -52,18 +52,8 @@ export class SignInGuard {
 
   /** Runs one KDF check within the concurrency limit. */
   async check<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= KDF_CONCURRENCY) {
-      if (this.waiting.length >= KDF_QUEUE) throw new AppError(503, 'too_many_attempts', 'too many password checks at once: retry shortly', true, { retryAfter: 1 });
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
-    }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next(); else this.running -= 1; // a waiter takes the slot over
-    }
+    if (this.checks.queued >= KDF_QUEUE) throw new AppError(503, 'too_many_attempts', 'too many password checks at once: retry shortly', true, { retryAfter: 1 });
+    return this.checks.run(work);
   }
 
   private recent(key: string): number[] {

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { SafeFetchFailure } from '../../net/safe-fetch.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
+import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
 
 export interface TextFetcher {
   fetchText(url: string): Promise<{ ok: true; text: string; contentType?: string | null } | { ok: false; reason: string; code?: SafeFetchFailure; status?: number }>;
@@ -17,6 +18,9 @@ export interface TextFetcher {
 const CACHE_MS = 24 * 60 * 60 * 1000;
 export const ARMORED_KEY = /-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]*?-----END PGP PUBLIC KEY BLOCK-----/g;
 const MAX_LOCATIONS = 3;
+/** Key locations one batch fetches at most (cached ones are free), and at once. */
+export const MAX_FETCHES_PER_BATCH = 20;
+const FETCH_CONCURRENCY = 4;
 
 type Resolved = { keys: string[] } | { failure: string };
 
@@ -48,6 +52,8 @@ const urlsOf = (locations: unknown): string[] => (Array.isArray(locations) ? loc
 export class KeyBatch {
   private readonly resolved = new Map<string, Promise<Resolved>>();
   private cached: Promise<Map<string, { keys: string[]; fetched: string }>> | undefined;
+  private fetches = 0;
+  private readonly fetching = new ConcurrencyLimit(FETCH_CONCURRENCY);
 
   constructor(
     private readonly nodes: NodeRepository,
@@ -84,7 +90,11 @@ export class KeyBatch {
     const prefetched = await this.cached;
     const cached = prefetched ? prefetched.get(cacheId) : await this.nodes.cachedKey(cacheId);
     if (cached && Date.now() - Date.parse(cached.fetched) < CACHE_MS) return { keys: cached.keys };
-    const fetched = await this.fetcher.fetchText(url);
+    // One request fetches a bounded number of key locations, a few at a time: a batch naming a
+    // thousand distinct URLs must not make the node fetch a thousand (2.5 GB in an audit).
+    if (this.fetches >= MAX_FETCHES_PER_BATCH) return { failure: `${url}: not fetched, the batch names more than ${MAX_FETCHES_PER_BATCH} key locations the node has not cached; publish fewer signers per batch` };
+    this.fetches += 1;
+    const fetched = await this.fetching.run(() => this.fetcher.fetchText(url));
     if (!fetched.ok) {
       // The client is told what failed in its terms; the fetcher's detail goes to the log.
       this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
