@@ -33,7 +33,11 @@ export function jsonErrorExit(): Middleware<NodeState> {
         // A service switched off in its description is the operator's choice, not a fault: no error
         // log (with a stack) for each request, and no Retry-After, since waiting will not change it.
         const switchedOff = error.code === 'service_inactive';
-        if (error.status >= 500 && !switchedOff) ctx.state.log?.error({ err: error, cause: (error.cause as Error | undefined)?.message }, error.message);
+        // A request the spec's services refuse with HTTP 500 (spec "Errors": a bad argument, a
+        // stale token) is the client's mistake, not a fault of the node: logged without a stack.
+        const refused = error.code === 'invalid_request' || error.code === 'payload_too_large';
+        if (refused) ctx.state.log?.info({ status: error.status, refused: error.message }, 'request refused');
+        else if (error.status >= 500 && !switchedOff) ctx.state.log?.error({ err: error, cause: (error.cause as Error | undefined)?.message }, error.message);
         ctx.status = error.status;
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');

@@ -112,33 +112,56 @@ async function retiredDesignDocsStored(couch: Couch, names: DatabaseNames, retir
   return found;
 }
 
-async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<string> {
+/**
+ * The node documents CONFIG and PUBLIC_URL describe, written when they differ from the stored
+ * ones. Returns the ids of stored documents this start changed: several processes serving one
+ * node share these documents, so a start with other settings changes them for every process.
+ */
+async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<{ nodeId: string; changed: string[] }> {
   const { config, publicUrl } = input;
-  const node = await repo.reconcileNodeDoc(NODE_DESCRIPTION_ID, (existing) =>
+  const changed: string[] = [];
+  const tracked = (id: string, build: (existing: StoredDoc | undefined) => StoredDoc) => {
+    let before: unknown;
+    return {
+      build: (existing: StoredDoc | undefined): StoredDoc => { before = existing?._rev; return build(existing); },
+      note: (after: StoredDoc): void => { if (before !== undefined && after._rev !== before) changed.push(id); },
+    };
+  };
+  const reconcile = async (db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> => {
+    const watch = tracked(id, build);
+    const method = db === 'node' ? 'reconcileNodeDoc' : db === 'community' ? 'reconcileCommunityDoc' : 'reconcileNetworkDoc';
+    const stored = await repo[method](id, watch.build);
+    watch.note(stored);
+    return stored;
+  };
+  const node = await reconcile('node', NODE_DESCRIPTION_ID, (existing) =>
     buildNodeDescription(config, typeof existing?.node_id === 'string' ? existing.node_id : newId()));
   const nodeId = String(node.node_id);
-  await repo.reconcileCommunityDoc('community_description', () => buildCommunityDescription(config));
-  await repo.reconcileNetworkDoc('network_description', () => buildNetworkDescription(config));
-  await repo.reconcileNetworkDoc('network_policy_description', () => buildNetworkPolicy(config));
+  await reconcile('community', 'community_description', () => buildCommunityDescription(config));
+  await reconcile('network', 'network_description', () => buildNetworkDescription(config));
+  await reconcile('network', 'network_policy_description', () => buildNetworkPolicy(config));
   const filter = buildFilterDescription(config);
-  if (filter) await repo.reconcileNodeDoc(FILTER_DESCRIPTION_ID, () => filter);
+  if (filter) await reconcile('node', FILTER_DESCRIPTION_ID, () => filter);
   else await repo.deleteNodeDoc(FILTER_DESCRIPTION_ID);
   const connections = buildConnections(config, publicUrl);
   for (const connection of connections) {
-    await repo.reconcileNodeDoc(connection._id, () => connection);
+    await reconcile('node', connection._id, () => connection);
   }
   // CONFIG lists every connection (spec "Distribution", source step 2 reads the connectivity
   // documents): one it no longer lists is deleted, or the node would go on sending to it, and a
   // removed gateway connection would still count against the one active gateway allowed (step 3).
   const configured = new Set(connections.map((connection) => connection._id));
   for (const stored of await repo.connections()) {
-    if (!configured.has(stored._id)) await repo.deleteNodeDoc(stored._id);
+    if (!configured.has(stored._id)) {
+      await repo.deleteNodeDoc(stored._id);
+      changed.push(stored._id);
+    }
   }
   for (const entry of SERVICE_CATALOGUE) {
-    await repo.reconcileNodeDoc(serviceDocId(entry), (existing) =>
+    await reconcile('node', serviceDocId(entry), (existing) =>
       buildServiceDescription(entry, config, publicUrl, typeof existing?.service_id === 'string' ? existing.service_id : newId()));
   }
-  return nodeId;
+  return { nodeId, changed };
 }
 
 async function recordStart(repo: NodeRepository): Promise<void> {
@@ -163,7 +186,12 @@ export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult>
     input.logger.warn({ keptRetiredDesignDocs }, 'retired design docs left in place (RETIRE_DESIGN_DOCS=off): CouchDB keeps indexing them after writes; start a process with RETIRE_DESIGN_DOCS=on once no earlier version serves this CouchDB');
   }
   const repo = new NodeRepository(input.couch, input.names);
-  const nodeId = await seedNodeDocuments(input, repo);
+  const { nodeId, changed } = await seedNodeDocuments(input, repo);
+  if (changed.length > 0) {
+    // Expected after editing CONFIG; otherwise another process serving this node was started
+    // with other settings, and the last one to start decides for all (docs/scaling.md).
+    input.logger.warn({ changed }, 'this start changed node documents an earlier start wrote (CONFIG or PUBLIC_URL differ from it): every process serving this node now uses the new ones; start them all with the same settings');
+  }
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
   const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);

@@ -68,6 +68,37 @@ describe('POST /delete', () => {
     });
   });
 
+  describe('a long request ID', () => {
+    let node: TestNode;
+    before(async () => { node = await nodeWith('mark'); });
+    after(async () => node.stop());
+    it('is looked up, not sent in a URL the store refuses (431 was answered 502)', async () => {
+      const long = 'x'.repeat(20000);
+      const { status, body } = await postJson(`${node.url}/delete`, { request_IDs: [long] }, ALICE);
+      expect(status).to.equal(200);
+      expect(body.document_results).to.deep.equal([{ doc_ID: long, OK: false, error: 'document doesn\'t exist' }]);
+      const obtained = await postJson(`${node.url}/obtain`, { request_IDs: ['y'.repeat(8000)], by_doc_ID: true });
+      expect(obtained.status).to.equal(200);
+      expect((obtained.body.documents as { document: unknown }[])[0]?.document).to.equal(null);
+    });
+  });
+
+  describe('two deletes of the same documents at once', () => {
+    let node: TestNode;
+    before(async () => { node = await nodeWith('mark'); });
+    after(async () => node.stop());
+    it('one deletes each document, the other is told it is already deleted (never a conflict)', async () => {
+      const ids = ['del-0', 'del-1', 'del-2'];
+      const answers = await Promise.all([0, 1].map(() => postJson(`${node.url}/delete`, { request_IDs: ids }, ALICE)));
+      const results = answers.map((answer) => answer.body.document_results as { doc_ID: string; OK: boolean; error?: string }[]);
+      for (const [position, id] of ids.entries()) {
+        const both = results.map((list) => list[position]);
+        expect(both.filter((result) => result?.OK), id).to.have.length(1);
+        expect(both.find((result) => !result?.OK)?.error, id).to.equal('document already deleted');
+      }
+    });
+  });
+
   for (const action of ['delete', 'purge'] as const) {
     describe(`delete_action ${action}`, () => {
       let node: TestNode;

@@ -3,11 +3,14 @@
  * guidelines). A list without `until` holds what was stored when the request arrived, so its
  * responseDate must not be later than that instant: a document stored while a slow list was being
  * answered, in the second before a later responseDate, was in neither that list nor the next.
- * The list here is slow because its index has a backlog to build (warming off).
+ * The list here is slow because its index has a backlog to build (warming off). A list's
+ * responseDate trails its pin by LIST_RESPONSE_LAG_MS, for documents stamped before the pin and
+ * stored after it (a publish batch is stamped when it starts).
  */
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, getJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
+import { LIST_RESPONSE_LAG_MS } from '../../src/services/harvest/harvest-dates.js';
 
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
 
@@ -64,6 +67,22 @@ describe('incremental harvests from responseDate', function () {
     const docs = Array.from({ length: 4000 }, (_, i) => ({ ...corpus[i % corpus.length], doc_ID: `${prefix}-${i}` }));
     for (let i = 0; i < docs.length; i += 1000) await postJson(`${node.url}/publish`, { documents: docs.slice(i, i + 1000) }, AUTH);
   }
+
+  it(`a list's responseDate trails the request by ${LIST_RESPONSE_LAG_MS / 1000} s, its errors' too; other verbs answer with the time`, async () => {
+    const sent = Date.now();
+    const lagged = [
+      ((await getJson(`${node.url}/harvest/listidentifiers`)).body.responseDate as string),
+      ((await getJson(`${node.url}/harvest/listrecords?from=2999-01-01`)).body.responseDate as string),
+      /<responseDate>([^<]+)</.exec(await (await fetch(`${node.url}/OAI-PMH?verb=ListIdentifiers&metadataPrefix=oai_dc`)).text())?.[1] as string,
+      /<responseDate>([^<]+)</.exec(await (await fetch(`${node.url}/OAI-PMH?verb=ListRecords&metadataPrefix=oai_dc&from=2999-01-01`)).text())?.[1] as string,
+    ];
+    for (const date of lagged) expect(Date.parse(date) - sent, date).to.be.within(-LIST_RESPONSE_LAG_MS - 3000, -LIST_RESPONSE_LAG_MS + 1000);
+    const current = [
+      ((await getJson(`${node.url}/harvest/identify`)).body.responseDate as string),
+      /<responseDate>([^<]+)</.exec(await (await fetch(`${node.url}/OAI-PMH?verb=Identify`)).text())?.[1] as string,
+    ];
+    for (const date of current) expect(Date.parse(date) - sent, date).to.be.within(-1000, 5000);
+  });
 
   it('JSON listidentifiers: what is stored while a list is answered is in that list or in the next one from its responseDate', async () => {
     await backlog('json-backlog');

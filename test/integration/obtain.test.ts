@@ -138,6 +138,14 @@ describe('Basic Obtain with flow control', () => {
       expect(tooMany.body).to.deep.equal({ OK: false, error: 'too many request_IDs: 10001, the limit is 10000' });
     });
 
+    it('a refused request (HTTP 500 by the spec) is logged as refused, not as a node error with a stack', async () => {
+      const before = node.logs.length;
+      expect((await getJson(`${node.url}/obtain?resumption_token=abc`)).status).to.equal(500);
+      const lines = node.logs.slice(before).map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown });
+      expect(lines.filter((line) => line.level >= 50)).to.deep.equal([]);
+      expect(lines.some((line) => line.msg === 'request refused')).to.equal(true);
+    });
+
     it('both flags true is an error', async () => {
       const { status, body } = await getJson(`${node.url}/obtain?request_ID=x&by_doc_ID=T&by_resource_ID=T`);
       expect(status).to.equal(500);

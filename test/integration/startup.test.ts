@@ -1,4 +1,5 @@
 /** Start-up on the suite's store: databases, design docs, seeding, restart with the same DATA_DIR (and so the same DB_PREFIX on CouchDB). */
+import net from 'node:net';
 import { expect } from 'chai';
 import { startTestNode, getJson, currentStatus, tempDir } from '../support/node.js';
 import { retireDesignDocs } from '../../src/storage/bootstrap.js';
@@ -60,9 +61,13 @@ describe('start-up', () => {
   it('applies a change found only inside a description (node_policy, service_data) at the next start', async () => {
     // Each change below leaves every top-level field of its document as it was: the comparison
     // that decided whether to write once serialised only the top-level key names and missed them.
-    const changed = async (policy: string, docLimit: number): Promise<void> => {
-      const node = await startTestNode({ dataDir, nodeConfig: { node: { node_name: 'Renamed' }, policy: { deleted_data_policy: policy }, services: { obtain: { service_data: { doc_limit: docLimit, flow_control: false } } } } });
+    const changed = async (policy: string, docLimit: number, warned = true, port?: number): Promise<void> => {
+      const node = await startTestNode({ dataDir, ...(port ? { env: { PORT: String(port) } } : {}), nodeConfig: { node: { node_name: 'Renamed' }, policy: { deleted_data_policy: policy }, services: { obtain: { service_data: { doc_limit: docLimit, flow_control: false } } } } });
       try {
+        // Other processes serving the node take the new documents too: the start says so (docs/scaling.md).
+        const warning = node.logs.find((line) => line.includes('this start changed node documents'));
+        if (warned) expect((JSON.parse(warning ?? '{}') as { changed?: string[] }).changed).to.include.members(['node_description', 'access:Basic Obtain service']);
+        else expect(warning).to.equal(undefined, warning);
         const description = (await getJson(`${node.url}/description`)).body as { node_policy: { deleted_data_policy: string } };
         expect(description.node_policy.deleted_data_policy).to.equal(policy);
         const identify = await (await fetch(`${node.url}/OAI-PMH?verb=Identify`)).text();
@@ -73,9 +78,12 @@ describe('start-up', () => {
         await node.stop();
       }
     };
+    // The same port twice at the end: PUBLIC_URL (in every service description) stays the same.
+    const port = await new Promise<number>((resolve) => { const probe = net.createServer().listen(0, '127.0.0.1', () => { const { port: free } = probe.address() as net.AddressInfo; probe.close(() => resolve(free)); }); });
     await changed('no', 7);
     await changed('persistent', 8);
-    await changed('no', 7);
+    await changed('no', 7, true, port);
+    await changed('no', 7, false, port); // the same settings again: nothing changed, no warning
   });
 
   it('deletes a connection CONFIG no longer lists at the next start (it would still be distributed to)', async () => {

@@ -46,8 +46,17 @@ export class DeleteService {
       else if (action === 'delete' || action === 'purge') writes.push({ index, doc: { _id: doc._id, ...(doc._rev ? { _rev: doc._rev } : {}), _deleted: true } });
     }
     const outcomes = await this.store.bulkWrite(writes.map((w) => w.doc));
-    for (const [position, outcome] of outcomes.entries()) {
-      if (!outcome.ok) results[(writes[position] as { index: number }).index] = { doc_ID: outcome.id, OK: false, error: `delete failed: ${outcome.error}` };
+    const failed = outcomes.flatMap((outcome, position) => (outcome.ok ? [] : [{ index: (writes[position] as { index: number }).index, id: outcome.id, error: outcome.error }]));
+    // A conflict means the document changed between the read and the write: another request,
+    // through this or another node process, may have deleted it meanwhile, which is what this
+    // request asked for.
+    const current = failed.some((failure) => failure.error === 'conflict') ? await this.store.getMany(failed.map((failure) => failure.id)) : new Map<string, StoredDoc>();
+    for (const failure of failed) {
+      const latest = current.get(failure.id);
+      // The answers a request sent after the other would have had.
+      if (failure.error === 'conflict' && latest === undefined) results[failure.index] = { doc_ID: failure.id, OK: false, error: 'document doesn\'t exist' };
+      else if (failure.error === 'conflict' && latest !== undefined && isDeleted(latest)) results[failure.index] = { doc_ID: failure.id, OK: false, error: 'document already deleted' };
+      else results[failure.index] = { doc_ID: failure.id, OK: false, error: failure.error === 'conflict' ? 'delete failed: the document changed meanwhile; send the request again' : `delete failed: ${failure.error}` };
     }
     return { OK: true, document_results: results };
   }

@@ -4,7 +4,7 @@
  * requests with the JSON metadata prefix, which "behave as basic harvest" (spec "OAI-PMH Harvest
  * (XML)"). Protocol errors are answers too (`OK: false`); anything else is thrown.
  */
-import { responseDate } from './harvest-dates.js';
+import { listResponseDate, responseDate } from './harvest-dates.js';
 import { HarvestError, flagArg, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
 import { WholeList, envelopeChunks } from './harvest-whole-list.js';
@@ -60,18 +60,19 @@ export type HarvestAnswer = { kind: 'object'; body: Record<string, unknown> } | 
 /** `raw` gives the arguments (a query object or a JSON body); it may throw a HarvestError. */
 export async function answerHarvest(service: HarvestService, verb: HarvestVerb, httpRequest: string, raw: () => Promise<unknown>): Promise<HarvestAnswer> {
   const request: Record<string, unknown> = { verb, HTTP_request: httpRequest };
-  // One instant for the whole answer: a list without `until` holds what was stored by then, and
-  // responseDate (that instant, to the second) is never later, so a harvester that asks next
-  // `from` the responseDate (OAI-PMH harvesting guidelines) misses nothing stored meanwhile.
+  // One instant for the whole answer: a list without `until` holds what was stored by then, and a
+  // list's responseDate trails it (harvest-dates.ts, listResponseDate), so a harvester that asks
+  // next `from` the responseDate (OAI-PMH harvesting guidelines) misses nothing stored meanwhile.
   const now = service.now();
+  const stamp = (): string => (verb === 'listrecords' || verb === 'listidentifiers' ? listResponseDate(now) : responseDate(now));
   try {
     const args = readArgs(verb, await raw());
     Object.assign(request, echo(verb, args));
     const result = await run(service, verb, args, now);
-    if (result instanceof WholeList) return { kind: 'stream', chunks: envelopeChunks({ responseDate: responseDate(now), request }, result) };
-    return { kind: 'object', body: { OK: true, responseDate: responseDate(now), request, ...result } };
+    if (result instanceof WholeList) return { kind: 'stream', chunks: envelopeChunks({ responseDate: stamp(), request }, result) };
+    return { kind: 'object', body: { OK: true, responseDate: stamp(), request, ...result } };
   } catch (error) {
     if (!(error instanceof HarvestError)) throw error;
-    return { kind: 'object', body: { OK: false, error: error.code, message: error.message, responseDate: responseDate(now), request } };
+    return { kind: 'object', body: { OK: false, error: error.code, message: error.message, responseDate: stamp(), request } };
   }
 }

@@ -73,3 +73,19 @@ export function upperBound(value: string): string {
 export function responseDate(now: Date): string {
   return secondsDatestamp(nodeTimestamp(now));
 }
+
+/**
+ * How far a list's responseDate trails the instant the list is pinned to. A document's
+ * node_timestamp is set when its publish batch starts, and the batch is written after, in slices
+ * (seconds later for a large signed batch, from any node process), so at the pin some documents
+ * stamped just before it may not be stored yet. Harvesters ask next `from` the responseDate
+ * (OAI-PMH harvesting guidelines): trailing by longer than a batch takes to write, it covers
+ * those documents again, and they are not lost (a scale audit lost 53-159 of 1,000). What was
+ * listed already comes again, which harvesters expect from an inclusive `from`.
+ */
+export const LIST_RESPONSE_LAG_MS = 10_000;
+
+/** The responseDate of a list verb's answer (or of its error): LIST_RESPONSE_LAG_MS before the pin. */
+export function listResponseDate(pinned: Date): string {
+  return responseDate(new Date(pinned.getTime() - LIST_RESPONSE_LAG_MS));
+}

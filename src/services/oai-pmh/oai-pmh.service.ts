@@ -5,7 +5,7 @@
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { OaiBody, OaiResponse } from '../../protocol/oai-pmh/response.js';
 import type { ServiceSettings } from '../service-settings.js';
-import { responseDate } from '../harvest/harvest-dates.js';
+import { listResponseDate, responseDate } from '../harvest/harvest-dates.js';
 import { loadHarvestSettings } from '../harvest/harvest-settings.js';
 import { OaiError } from './oai-errors.js';
 import { parseOaiRequest, type OaiRequest } from './verbs.js';
@@ -48,14 +48,17 @@ export class OaiPmhService {
   /** One request from its argument pairs (query string or form body). Storage errors are thrown. `readPairs` gives the request's argument pairs; it may throw an OaiError (a form body too large). */
   async handle(readPairs: () => Promise<[string, string][]>): Promise<OaiAnswer> {
     // One instant for the whole answer, as in Basic Harvest (harvest-answer.ts): a list is pinned
-    // to it and responseDate is it, so the next harvest `from` the responseDate misses nothing.
+    // to it and its responseDate trails it (listResponseDate), so the next harvest `from` the
+    // responseDate misses nothing.
     const now = this.deps.clock();
     const context: OaiContext = { ...await this.context(), clock: () => now };
     const baseURL = context.settings.description.service_endpoint;
     let request: OaiRequest | undefined;
+    let pairs: [string, string][] = [];
     let body: OaiBody;
     try {
-      request = parseOaiRequest(await readPairs());
+      pairs = await readPairs();
+      request = parseOaiRequest(pairs);
       if (isJsonRequest(request, context.settings.jsonPrefixes)) {
         const identifier = request.args.identifier === undefined ? undefined : docIdentifier(request.args.identifier, context);
         return { kind: 'json', answer: await answerAsBasicHarvest(this.harvest, request, identifier, baseURL) };
@@ -67,6 +70,8 @@ export class OaiPmhService {
       if (!error.echoesArguments) request = undefined;
     }
     const attributes = request ? { verb: request.verb, ...request.args } : undefined;
-    return { kind: 'xml', response: { responseDate: responseDate(now), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
+    // A list's answer, its errors too (noRecordsMatch is where the next harvest starts from).
+    const listed = pairs.some(([name, value]) => name === 'verb' && (value === 'ListRecords' || value === 'ListIdentifiers'));
+    return { kind: 'xml', response: { responseDate: listed ? listResponseDate(now) : responseDate(now), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
   }
 }
