@@ -45,7 +45,10 @@ export class OaiPmhService {
     }
   }
 
-  /** One request from its argument pairs (query string or form body). Storage errors are thrown. `readPairs` gives the request's argument pairs; it may throw an OaiError (a form body too large). */
+  /**
+   * One request from its argument pairs (query string or form body), which `readPairs` gives; it
+   * may throw an OaiError (a form body too large). Storage errors are thrown.
+   */
   async handle(readPairs: () => Promise<[string, string][]>): Promise<OaiAnswer> {
     // One instant for the whole answer, as in Basic Harvest (harvest-answer.ts): a list is pinned
     // to it and its responseDate trails it (listResponseDate), so the next harvest `from` the
