@@ -35,7 +35,9 @@ interface AccountDoc extends Omit<Account, 'rev'> { _id: string; _rev?: string; 
 
 export const ACCOUNT_NAME = /^[A-Za-z0-9._@+-]{1,64}$/;
 const idOf = (name: string): string => `account:${name}`;
-const SESSION_SECRET_ID = '_local/auth_session_secret';
+/** An ordinary document, created once (documents.ts createOnce: `_local/` ones diverge on a cluster); LEGACY_SESSION_SECRET_ID is where earlier versions kept it. */
+const SESSION_SECRET_ID = 'auth_session_secret';
+const LEGACY_SESSION_SECRET_ID = '_local/auth_session_secret';
 
 function fromDoc(doc: AccountDoc): Account {
   const { _id, _rev, doc_type: docType, ...account } = doc;
@@ -82,9 +84,9 @@ export class AccountRepository {
     }
   }
 
-  /** HMAC key of /auth session cookies, created once and shared by every node process (_local: never replicated). */
+  /** HMAC key of /auth session cookies, created once and shared by every node process. */
   async sessionSecretOnce(create: () => string): Promise<string> {
-    const doc = await createOnce(this.db, SESSION_SECRET_ID, () => ({ _id: SESSION_SECRET_ID, secret: create() }));
+    const doc = await createOnce(this.db, SESSION_SECRET_ID, async () => ({ secret: (await getOrUndefined(this.db, LEGACY_SESSION_SECRET_ID))?.secret ?? create() }));
     return String(doc.secret);
   }
 }

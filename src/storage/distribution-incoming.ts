@@ -7,7 +7,7 @@ import type { DocumentScope } from 'nano';
 import { abortableRequest, inStore, isNotFound, mapCouchError, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
-import { bulkWrite } from './resource-writes.js';
+import { bulkWrite } from './settled-writes.js';
 
 /** The follower's own checkpoint; the inbound proxy refuses every `_local/lr-*` id. */
 export const FOLLOWER_CHECKPOINT_ID = '_local/lr-incoming-follower';

@@ -1,14 +1,16 @@
 /**
  * Leases in the node database: a run that must not overlap across node processes (distribution)
  * holds a lease document with an expiry, renewed while it runs. CouchDB's revision check makes
- * acquisition atomic: of two processes writing the same revision, one gets a conflict. A process
- * that dies leaves a lease that simply expires.
+ * acquisition atomic: of two processes writing the same revision, one gets a conflict (on a
+ * cluster, once the write is settled: settled-writes.ts; unsettled, 4 of 25 concurrent runs on
+ * the three-member fixture overlapped). A process that dies leaves a lease that simply expires.
  */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined } from './documents.js';
+import { getOrUndefined, type StoredDoc } from './documents.js';
+import { writeOne } from './settled-writes.js';
 
 interface LeaseDoc { _id: string; _rev?: string; doc_type: 'lease'; holder: string; since: string; expires: string }
 
@@ -27,14 +29,9 @@ export class LeaseRepository {
     const now = this.now();
     if (current && current.holder !== holder && Date.parse(current.expires) > now.getTime()) return { acquired: false, since: current.since };
     const lease: LeaseDoc = { _id: id, doc_type: 'lease', holder, since: now.toISOString(), expires: new Date(now.getTime() + ttlMs).toISOString(), ...(current?._rev ? { _rev: current._rev } : {}) };
-    try {
-      await this.db.insert(lease as never);
-      return { acquired: true };
-    } catch (error) {
-      if (!isConflict(error)) throw mapCouchError(error, `acquire lease ${name}`);
-      const winner = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
-      return { acquired: false, since: winner?.since ?? now.toISOString() };
-    }
+    if ((await writeOne(this.db, lease as unknown as StoredDoc, `acquire lease ${name}`)).ok) return { acquired: true };
+    const winner = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
+    return { acquired: false, since: winner?.since ?? now.toISOString() };
   }
 
   /** Extends a lease this holder owns; false when it was lost (expired and taken by another). */
@@ -42,13 +39,7 @@ export class LeaseRepository {
     const id = `lease:${name}`;
     const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
     if (!current || current.holder !== holder) return false;
-    try {
-      await this.db.insert({ ...current, expires: new Date(this.now().getTime() + ttlMs).toISOString() } as never);
-      return true;
-    } catch (error) {
-      if (isConflict(error)) return false;
-      throw mapCouchError(error, `renew lease ${name}`);
-    }
+    return (await writeOne(this.db, { ...current, expires: new Date(this.now().getTime() + ttlMs).toISOString() }, `renew lease ${name}`)).ok;
   }
 
   async release(name: string, holder: string): Promise<void> {

@@ -17,8 +17,15 @@ import {
 } from '../domain/node-documents.js';
 
 export const NODE_STATUS_ID = 'node_status';
-export const NODE_KEYS_ID = '_local/node_keys';
-export const NODE_SECRETS_ID = '_local/node_secrets';
+/**
+ * The node's key pair and its shared secrets: ordinary documents of the node database, created
+ * once (createOnce: settled on a cluster). Nodes before this version kept them in `_local/`
+ * documents, which a CouchDB cluster does not keep consistent; their values are carried over
+ * (LEGACY_IDS), so an upgraded node keeps its key and its tokens stay valid.
+ */
+export const NODE_KEYS_ID = 'node_keys';
+export const NODE_SECRETS_ID = 'node_secrets';
+const LEGACY_IDS: Record<string, string> = { [NODE_KEYS_ID]: '_local/node_keys', [NODE_SECRETS_ID]: '_local/node_secrets' };
 
 export interface NodeKeys { publicKey: string; privateKey: string; fingerprint: string }
 
@@ -165,14 +172,25 @@ export class NodeRepository {
   }
 
   async createNodeKeysOnce(create: () => Promise<NodeKeys>): Promise<NodeKeys> {
-    return (await createOnce(this.node, NODE_KEYS_ID, async () => ({ _id: NODE_KEYS_ID, ...(await create()) }))) as unknown as NodeKeys;
+    return (await this.createOnceCarryingOver(NODE_KEYS_ID, async () => ({ ...(await create()) }))) as unknown as NodeKeys;
   }
 
-  /** Secrets shared by every node process (the resumption-token HMAC key), kept in a _local doc: never replicated or listed. */
+  /** Secrets shared by every node process (the resumption-token HMAC key): never served, never distributed. */
   async secretsOnce(create: () => Record<string, string>): Promise<Record<string, string>> {
-    const doc = await createOnce(this.node, NODE_SECRETS_ID, () => ({ _id: NODE_SECRETS_ID, ...create() }));
+    const doc = await this.createOnceCarryingOver(NODE_SECRETS_ID, create);
     const { _id, _rev, ...secrets } = doc;
     void _id; void _rev;
     return secrets as Record<string, string>;
+  }
+
+  /** createOnce, taking an earlier version's `_local/` copy (LEGACY_IDS) when there is one. */
+  private createOnceCarryingOver(id: string, create: () => Promise<Record<string, unknown>> | Record<string, unknown>): Promise<StoredDoc> {
+    return createOnce(this.node, id, async () => {
+      const legacy = await getOrUndefined(this.node, LEGACY_IDS[id] as string);
+      if (!legacy) return create();
+      const { _id, _rev, ...values } = legacy;
+      void _id; void _rev;
+      return values;
+    });
   }
 }

@@ -3,7 +3,8 @@ import type { DocumentScope } from 'nano';
 import { abortableRequest, inStore, mapCouchError, storeNotAnswering, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
-import { bulkWrite, getMany, type WriteResult } from './resource-writes.js';
+import { getMany } from './resource-writes.js';
+import { bulkWrite, type WriteResult } from './settled-writes.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
 

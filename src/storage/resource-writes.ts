@@ -1,10 +1,8 @@
-/** Batch reads and writes of resource data documents: one round trip each (_all_docs or a GET, _bulk_docs). */
+/** Batch reads of resource data documents: one round trip (_all_docs or a GET); writes are settled-writes.ts. */
 import type { DocumentScope } from 'nano';
 import { inStore, isMissingDocument, mapCouchError } from './couch.js';
 import type { StoredDoc } from './documents.js';
 import { isWellFormedText } from '../domain/well-formed-text.js';
-
-export type WriteResult = { id: string; ok: true; rev: string } | { id: string; ok: false; error: string };
 
 export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promise<Map<string, StoredDoc>> {
   const found = new Map<string, StoredDoc>();
@@ -38,14 +36,3 @@ export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promis
 
 /** Longest id read by a document GET; a longer one is read through `_all_docs` (getMany). */
 const MAX_ID_IN_URL = 1024;
-
-/** _bulk_docs; CouchDB reports a conflict or a refusal per document, which is returned per document. */
-export async function bulkWrite(db: DocumentScope<unknown>, docs: StoredDoc[]): Promise<WriteResult[]> {
-  if (docs.length === 0) return [];
-  const results = await inStore('store documents', () => db.bulk({ docs: docs as never[] }));
-  return results.map((result, index) => {
-    const id = result.id ?? docs[index]?._id ?? '';
-    if (result.rev && !result.error) return { id, ok: true, rev: result.rev };
-    return { id, ok: false, error: result.error === 'conflict' ? 'conflict' : `${result.error ?? 'error'}${result.reason ? `: ${result.reason}` : ''}` };
-  });
-}

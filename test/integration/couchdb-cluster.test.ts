@@ -11,6 +11,10 @@ import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, getJson, tempDir, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import { startCouchCluster, type CouchCluster } from '../support/couchdb-fixture.js';
+import { connectCouch, type Couch } from '../../src/storage/couch.js';
+import { createOnce } from '../../src/storage/documents.js';
+import { LeaseRepository } from '../../src/storage/lease-repository.js';
+import { databaseNames, type DatabaseNames } from '../../src/storage/databases.js';
 
 const CLUSTER = process.env.TEST_COUCHDB_CLUSTER === '1';
 const COUNT = 1000;
@@ -100,6 +104,77 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
     } finally {
       for (const node of paced) await node.stop();
     }
+  });
+
+  describe('writes racing through two members settle to one winner, as on one server (storage/settled-writes.ts)', () => {
+    // Two coordinators writing one new id at once: one answer is "ok", the other "accepted"
+    // (202, fewer copies than the write quorum) or a conflict; unsettled, both writers were told
+    // they wrote it and CouchDB's winner, chosen later by revision hash, was sometimes the accepted one.
+    const members = (): [Couch, Couch] => [connectCouch({ url: cluster.memberUrl(1) }), connectCouch({ url: cluster.memberUrl(2) })];
+    const freshDatabase = async (name: string): Promise<DatabaseNames> => {
+      await connectCouch({ url: cluster.memberUrl(1) }).db.create(name);
+      return { ...databaseNames('unused_'), node: name };
+    };
+    /**
+     * The live revisions of every copy (open_revs=all, r = 3; `conflicts=true` shows one copy's),
+     * read again for up to 5 s until `done` holds: a withdrawn revision's deletion reaches the
+     * copies that did not take it through internal replication.
+     */
+    const liveLeaves = async (couch: Couch, db: string, id: string, done: (live: Doc[]) => boolean): Promise<Doc[]> => {
+      const read = async (): Promise<Doc[]> => ((await couch.use(db).get(id, { open_revs: 'all', r: 3 } as never)) as unknown as { ok?: Doc }[])
+        .flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [leaf.ok] : []));
+      let live = await read();
+      for (let wait = 0; wait < 50 && !done(live); wait += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        live = await read();
+      }
+      return live;
+    };
+
+    it('a value created once (the token secret, the node key): both creators get the same one, and it is the stored one', async () => {
+      const [one, two] = members();
+      const { node: db } = await freshDatabase('race_created_once');
+      const pairs = 30;
+      for (let i = 0; i < pairs; i += 1) {
+        const id = `generated-${i}`;
+        const [a, b] = await Promise.all([
+          createOnce(one.use(db), id, () => ({ secret: `from-one-${i}` })),
+          createOnce(two.use(db), id, () => ({ secret: `from-two-${i}` })),
+        ]);
+        expect(a.secret, id).to.equal(b.secret);
+        const live = await liveLeaves(one, db, id, (leaves) => leaves.length === 1 && leaves[0]?.secret === a.secret);
+        expect(live.map((leaf) => leaf.secret), id).to.deep.equal([a.secret]);
+      }
+    });
+
+    it('a lease: of two processes acquiring it at once through two members, one holds it', async () => {
+      const [one, two] = members();
+      const names = await freshDatabase('race_leases');
+      const leases = [new LeaseRepository(one, names), new LeaseRepository(two, names)];
+      for (let i = 0; i < 25; i += 1) {
+        const answers = await Promise.all(leases.map((lease, holder) => lease.acquire(`run-${i}`, `holder-${holder}`, 60000)));
+        expect(answers.filter((answer) => answer.acquired).length, `lease run-${i}: ${JSON.stringify(answers)}`).to.equal(1);
+      }
+    });
+
+    it('one doc_ID published at once by two accounts through two processes: one is told OK, and it is the stored version', async () => {
+      await addAccount(first, 'otherpub', 'other-publisher-1');
+      const other = { authorization: basicAuth('otherpub', 'other-publisher-1') };
+      const [template] = distinct(1, 'contested') as [Doc];
+      const couch = connectCouch({ url: cluster.memberUrl(3) });
+      for (let i = 0; i < 20; i += 1) {
+        const docId = `contested-${i}`;
+        const [byFirst, bySecond] = await Promise.all([
+          postJson(`${first.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['clusterpub'] }] }, auth),
+          postJson(`${second.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['otherpub'] }] }, other),
+        ]);
+        const results = [byFirst, bySecond].map((answer) => (answer.body.document_results as { OK: boolean; error?: string }[])[0]);
+        expect(results.filter((result) => result?.OK).length, `${docId}: ${JSON.stringify(results)}`).to.equal(1);
+        const winner = results[0]?.OK ? 'clusterpub' : 'otherpub';
+        const live = await liveLeaves(couch, first.names.resourceData, docId, (leaves) => leaves.length === 1 && (leaves[0]?.keys as string[])[0] === winner);
+        expect(live.map((leaf) => leaf.keys), docId).to.deep.equal([[winner]]);
+      }
+    });
   });
 
   it('harvests across both processes with one token chain while a member stops, and publishing goes on', async () => {

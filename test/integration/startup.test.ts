@@ -3,6 +3,7 @@ import net from 'node:net';
 import { expect } from 'chai';
 import { startTestNode, getJson, currentStatus, tempDir } from '../support/node.js';
 import { retireDesignDocs } from '../../src/storage/bootstrap.js';
+import { AccountRepository } from '../../src/storage/account-repository.js';
 
 describe('start-up', () => {
   const dataDir = tempDir();
@@ -145,6 +146,34 @@ describe('start-up', () => {
       await db.insert(operators as never);
       expect(await retireDesignDocs(node.couch, node.names)).to.deep.equal([]);
       expect((await db.get('_design/node-status'))._id).to.equal('_design/node-status');
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('an upgrade keeps the key pair and secrets an earlier version kept in _local/ documents (ordinary documents now)', async () => {
+    // `_local/` documents diverge between the copies of a CouchDB cluster (storage/documents.ts createOnce).
+    const upgradedDir = tempDir();
+    let node = await startTestNode({ dataDir: upgradedDir });
+    const earlier = { pubkey: await (await fetch(`${node.url}/pubkey`)).text(), tokenSecret: node.bootstrap.tokenSecret };
+    try {
+      // The earlier layout: the same values under `_local/` ids, no ordinary documents.
+      const nodeDb = node.couch.use(node.names.node);
+      for (const id of ['node_keys', 'node_secrets']) {
+        const { _id, _rev, ...values } = await nodeDb.get(id) as unknown as Record<string, unknown> & { _id: string; _rev: string };
+        await nodeDb.insert({ ...values, _id: `_local/${id}` } as never);
+        await nodeDb.destroy(_id, _rev);
+      }
+      await node.couch.use(node.names.accounts).insert({ _id: '_local/auth_session_secret', secret: 'earlier-session-secret' } as never);
+    } finally {
+      await node.stop();
+    }
+    node = await startTestNode({ dataDir: upgradedDir });
+    try {
+      expect(await (await fetch(`${node.url}/pubkey`)).text()).to.equal(earlier.pubkey);
+      expect(node.bootstrap.tokenSecret).to.equal(earlier.tokenSecret);
+      expect(await new AccountRepository(node.couch, node.names).sessionSecretOnce(() => 'a new one')).to.equal('earlier-session-secret');
+      expect((await node.couch.use(node.names.node).get('node_secrets') as unknown as { token_secret: string }).token_secret).to.equal(earlier.tokenSecret);
     } finally {
       await node.stop();
     }
