@@ -167,6 +167,43 @@ describe('signed publishing, replacement and deletion', () => {
     });
   });
 
+  it('updates of one doc_ID sent at once all land, one after the other, as they would in turn', async () => {
+    // With one re-read and retry, the losers of each round answered "publish failed: conflict".
+    await publish([await sign(doc049({ doc_ID: 'busy-doc', keys: ['v0'] }), signer)]);
+    const versions = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'];
+    const updates = await Promise.all(versions.map(async (version) => sign(doc049({ doc_ID: 'busy-doc', keys: [version] }), signer)));
+    const answers = await Promise.all(updates.map((update) => publish([update])));
+    expect(answers.map((results) => results[0]), JSON.stringify(answers)).to.deep.equal(versions.map(() => ({ doc_ID: 'busy-doc', OK: true })));
+    expect(versions).to.include(((await stored('busy-doc')).keys as string[])[0]);
+  });
+
+  it('a replacement sent with an update of its original: the original ends as a tombstone, whichever lands first', async () => {
+    // The tombstone was written on the revision read first; when the update landed in between,
+    // it met a conflict and was dropped, leaving the replacement and the updated original both live.
+    const rounds = 8;
+    for (let round = 0; round < rounds; round += 1) {
+      await publish([await sign(doc049({ doc_ID: `raced-${round}`, keys: ['v1'] }), signer)]);
+    }
+    const outcomes = await Promise.all(Array.from({ length: rounds }, async (_, round) => {
+      const [replacement, update] = await Promise.all([
+        sign(doc049({ doc_ID: `raced-${round}-new`, replaces: [`raced-${round}`] }), signer),
+        sign(doc049({ doc_ID: `raced-${round}`, keys: ['v2'] }), signer),
+      ]);
+      // The replacement sent a little later in each round, so that some rounds meet the update
+      // between the replacement's read of its original and its tombstone's write.
+      const later = new Promise((resolve) => setTimeout(resolve, round * 4)).then(() => publish([replacement]));
+      const [replaced, updated] = await Promise.all([later, publish([update])]);
+      return { round, replaced: replaced[0], updated: updated[0], original: await stored(`raced-${round}`) };
+    }));
+    for (const { round, replaced, updated, original } of outcomes) {
+      expect(replaced?.OK, `round ${round}`).to.equal(true);
+      // Update first, then the replacement: the updated original is tombstoned. Replacement
+      // first: the update is refused ("has been replaced").
+      expect(original.doc_type, `round ${round}: ${JSON.stringify(updated)}`).to.equal('tombstone');
+      if (updated?.OK !== true) expect(updated?.error).to.match(/has been replaced/);
+    }
+  });
+
   it('tombstones are not counted as live documents', async () => {
     const body = await currentStatus(node.url);
     const all = await node.couch.use(node.names.resourceData).list({ include_docs: true });

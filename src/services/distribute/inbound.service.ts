@@ -28,7 +28,7 @@ import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../doma
 import { compareTimestamps, nodeTimestamp } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../publish/document-checks.js';
-import { replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
+import { replacementRecheck, replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
 import { SliceWrites, letWriteLeave, sliceSize } from '../publish/write-slices.js';
 
 /** `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`). */
@@ -176,7 +176,7 @@ export class InboundService {
 
   /** Writes the decided entries and counts them; returns the optimistic writes that met a stored doc_ID. */
   private async store(accepted: Entry[], pass: Pass, result: InboundResult): Promise<Entry[]> {
-    const outcomes = await storeWithTombstones(this.intake.store, accepted, pass.state, pass.now);
+    const outcomes = await storeWithTombstones(this.intake.store, accepted, pass.state, pass.now, replacementRecheck(pass.nodeKeyIds, pass.policy));
     const conflicts: Entry[] = [];
     for (const [position, outcome] of outcomes.entries()) {
       const entry = accepted[position] as Entry;
