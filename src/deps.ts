@@ -27,6 +27,7 @@ import { HarvestService } from './services/harvest/harvest.service.js';
 import { HarvestRepository } from './storage/harvest-repository.js';
 import { OaiPmhService } from './services/oai-pmh/oai-pmh.service.js';
 import { MetadataSource } from './services/oai-pmh/metadata.js';
+import { LinkedPayloads } from './services/oai-pmh/linked-payloads.js';
 import { Authenticator } from './services/auth/authenticator.js';
 import { Gate } from './http/gate.js';
 import { authPagesOptions } from './services/auth/index.js';
@@ -91,6 +92,17 @@ const PACING_PROBE_MS = 100;
 /** Limits for every URL fetched on behalf of a document (key locations, linked payloads). */
 const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 
+/**
+ * The linked payloads OAI-PMH keeps (src/services/oai-pmh/linked-payloads.ts). 32 MiB holds at
+ * least 16 of the largest (FETCH_LIMITS) and thousands of typical records of a few KB. A payload
+ * is served as it was up to 10 minutes ago: long enough for a harvest's pages, its retries and
+ * the GetRecords that follow, short enough that a changed payload is soon seen. A failure is kept
+ * 30 s only: a record whose payload fails is left out of a list, so a server back up must be
+ * fetched from again soon, while a dead one costs one fetch (up to the 5 s timeout) per 30 s,
+ * not one per record of every page that names it.
+ */
+const LINKED_PAYLOAD_CACHE = { maxBytes: 32 * 1024 * 1024, ttlMs: 10 * 60_000, failureTtlMs: 30_000 };
+
 export function buildDeps(input: DepsInput): Deps {
   const clock = input.clock ?? (() => new Date());
   const followed = { ...followNodeDocuments(input.couch, input.names, input.logger), accounts: new FollowedDocuments(input.couch, input.names.accounts, input.logger) };
@@ -121,6 +133,7 @@ export function buildDeps(input: DepsInput): Deps {
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
   const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
+  const linkedPayloads = new LinkedPayloads((allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), LINKED_PAYLOAD_CACHE);
   return {
     logger: input.logger,
     publicUrl: input.publicUrl,
@@ -134,7 +147,7 @@ export function buildDeps(input: DepsInput): Deps {
     slice: new SliceService(new SliceRepository(input.couch, input.names, views), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names, views), resources, settings, tokens),
     harvest,
-    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public)), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl, harvest),
+    oaiPmh: new OaiPmhService({ store: harvestStore, metadata: new MetadataSource(harvestStore, linkedPayloads), tokens, clock, logger: input.logger }, settings, nodes, input.publicUrl, harvest),
     nodes,
     resources,
     distribution: buildDistribution({

@@ -2,21 +2,20 @@
  * Metadata of one record by `payload_placement` (spec "OAI-PMH Harvest (XML)"): inline resource
  * data, the attached document, or the linked one fetched from `payload_schema_locator` through
  * the SSRF-guarded fetcher (timeout, size cap; private addresses only when the node policy's
- * allow_private_fetch says so). XML that is not one well-formed element, or that OAI-PMH cannot
- * carry, is a failure, which the caller turns into cannotDisseminateFormat (GetRecord) or skips
- * (both lists alike); data that is not XML is served as it is (resourceDataElement).
+ * allow_private_fetch says so), kept a while by the process's cache (linked-payloads.ts). XML that
+ * is not one well-formed element, or that OAI-PMH cannot carry, is a failure, which the caller
+ * turns into cannotDisseminateFormat (GetRecord) or skips (both lists alike); data that is not
+ * XML is served as it is (resourceDataElement).
  */
 import type { StoredDoc } from '../../storage/documents.js';
-import type { SafeFetcher } from '../../net/safe-fetch.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
 import { resourceDataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { OAI_DC, oaiDcOf } from './oai-dc.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
-
-export type FetcherFor = (allowPrivate: boolean) => SafeFetcher;
+import type { LinkedPayloads } from './linked-payloads.js';
 
 export class MetadataSource {
-  constructor(private readonly store: HarvestRepository, private readonly fetchers: FetcherFor) {}
+  constructor(private readonly store: HarvestRepository, private readonly linked: LinkedPayloads) {}
 
   async emit(doc: StoredDoc, allowPrivate: boolean): Promise<Fragment> {
     switch (doc.payload_placement) {
@@ -29,7 +28,7 @@ export class MetadataSource {
       case 'linked': {
         const locator = doc.payload_schema_locator;
         if (typeof locator !== 'string' || locator === '') return { ok: false, reason: 'the linked document has no payload_schema_locator' };
-        const fetched = await this.fetchers(allowPrivate).fetchText(locator);
+        const fetched = await this.linked.fetchText(locator, allowPrivate);
         return fetched.ok ? resourceDataElement(fetched.text)
           : { ok: false, reason: `the linked resource data could not be fetched: ${publicFetchFailure(fetched)}`, detail: `${locator}: ${fetched.reason}` };
       }
