@@ -5,6 +5,7 @@ import type { Couch } from './storage/couch.js';
 import type { DatabaseNames } from './storage/databases.js';
 import { NodeRepository, followNodeDocuments } from './storage/node-repository.js';
 import { FollowedDocuments } from './storage/followed-documents.js';
+import { LeaseRepository } from './storage/lease-repository.js';
 import { ResourceRepository } from './storage/resource-repository.js';
 import { AccountRepository } from './storage/account-repository.js';
 import { NodeInfoService } from './services/node-info/node-info.service.js';
@@ -133,6 +134,8 @@ export function buildDeps(input: DepsInput): Deps {
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
   const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
+  // Read by /status through the node database's feed, written by distribution runs.
+  const leases = new LeaseRepository(input.couch, input.names, followed.node);
   const linkedPayloads = new LinkedPayloads((allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), LINKED_PAYLOAD_CACHE);
   return {
     logger: input.logger,
@@ -140,7 +143,7 @@ export function buildDeps(input: DepsInput): Deps {
     settings,
     gate,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
-    nodeInfo: new NodeInfoService(nodes, resources, new Date().toISOString()),
+    nodeInfo: new NodeInfoService(nodes, resources, leases, new Date().toISOString()),
     publish,
     sword: new SwordService(accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),
@@ -152,7 +155,7 @@ export function buildDeps(input: DepsInput): Deps {
     resources,
     distribution: buildDistribution({
       couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
-      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings,
+      publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings, leases,
     }),
     monitoring,
     followed: Object.values(followed),

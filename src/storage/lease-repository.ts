@@ -4,6 +4,9 @@
  * acquisition atomic: of two processes writing the same revision, one gets a conflict (on a
  * cluster, once the write is settled: settled-writes.ts; unsettled, 4 of 25 concurrent runs on
  * the three-member fixture overlapped). A process that dies leaves a lease that simply expires.
+ * The lease documents are read for /status through the node database's followed documents
+ * (followed-documents.ts), so that answer costs no store request; each write of this process
+ * drops the copy, so its next read sees the write.
  */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
@@ -11,6 +14,10 @@ import { isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
 import { writeOne } from './settled-writes.js';
+import type { FollowedDocuments } from './followed-documents.js';
+
+/** The lease a distribution run holds (`lease:distribution`), whichever node process runs it. */
+export const DISTRIBUTION_LEASE = 'distribution';
 
 interface LeaseDoc { _id: string; _rev?: string; doc_type: 'lease'; holder: string; since: string; expires: string }
 
@@ -19,17 +26,33 @@ export type LeaseAnswer = { acquired: true } | { acquired: false; since: string 
 export class LeaseRepository {
   private readonly db: DocumentScope<unknown>;
 
-  constructor(couch: Couch, names: DatabaseNames, private readonly now: () => Date = () => new Date()) {
+  constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedDocuments, private readonly now: () => Date = () => new Date()) {
     this.db = couch.use(names.node);
   }
 
-  async acquire(name: string, holder: string, ttlMs: number): Promise<LeaseAnswer> {
+  /**
+   * The lease `name` while some process holds it: from memory while the node database's feed
+   * follows. An expired lease is held by nobody (its holder died or lost it: acquire takes it over).
+   */
+  async current(name: string): Promise<{ since: string; expires: string } | undefined> {
+    const id = `lease:${name}`;
+    const doc = (this.followed ? await this.followed.get(id) : await getOrUndefined(this.db, id)) as Partial<LeaseDoc> | undefined;
+    if (typeof doc?.since !== 'string' || typeof doc.expires !== 'string') return undefined;
+    return Date.parse(doc.expires) > this.now().getTime() ? { since: doc.since, expires: doc.expires } : undefined;
+  }
+
+  /** `since`: when the work the lease is for started (default: now), which other processes are told. */
+  async acquire(name: string, holder: string, ttlMs: number, since?: string): Promise<LeaseAnswer> {
     const id = `lease:${name}`;
     const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
     const now = this.now();
     if (current && current.holder !== holder && Date.parse(current.expires) > now.getTime()) return { acquired: false, since: current.since };
-    const lease: LeaseDoc = { _id: id, doc_type: 'lease', holder, since: now.toISOString(), expires: new Date(now.getTime() + ttlMs).toISOString(), ...(current?._rev ? { _rev: current._rev } : {}) };
-    if ((await writeOne(this.db, lease as unknown as StoredDoc, `acquire lease ${name}`)).ok) return { acquired: true };
+    const lease: LeaseDoc = { _id: id, doc_type: 'lease', holder, since: since ?? now.toISOString(), expires: new Date(now.getTime() + ttlMs).toISOString(), ...(current?._rev ? { _rev: current._rev } : {}) };
+    try {
+      if ((await writeOne(this.db, lease as unknown as StoredDoc, `acquire lease ${name}`)).ok) return { acquired: true };
+    } finally {
+      this.followed?.changed(id);
+    }
     const winner = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
     return { acquired: false, since: winner?.since ?? now.toISOString() };
   }
@@ -39,7 +62,11 @@ export class LeaseRepository {
     const id = `lease:${name}`;
     const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
     if (!current || current.holder !== holder) return false;
-    return (await writeOne(this.db, { ...current, expires: new Date(this.now().getTime() + ttlMs).toISOString() }, `renew lease ${name}`)).ok;
+    try {
+      return (await writeOne(this.db, { ...current, expires: new Date(this.now().getTime() + ttlMs).toISOString() }, `renew lease ${name}`)).ok;
+    } finally {
+      this.followed?.changed(id);
+    }
   }
 
   async release(name: string, holder: string): Promise<void> {
@@ -50,6 +77,8 @@ export class LeaseRepository {
       await this.db.destroy(id, current._rev);
     } catch (error) {
       if (!isConflict(error)) throw mapCouchError(error, `release lease ${name}`);
+    } finally {
+      this.followed?.changed(id);
     }
   }
 }

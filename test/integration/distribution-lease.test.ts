@@ -1,6 +1,13 @@
-/** /distribute runs do not overlap across node processes: the run holds a lease in CouchDB. */
+/**
+ * /distribute runs do not overlap across node processes: the run holds a lease in CouchDB, which
+ * /status reads to say a run is in progress (out_run_in_progress), in whichever process it runs.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, getJson, postJson, settled, type TestNode } from '../support/node.js';
+import { connectNodes, type NetworkNode } from '../support/network.js';
+import { nsdlDocs } from '../support/documents.js';
 import { LeaseRepository } from '../../src/storage/lease-repository.js';
 
 describe('POST /distribute and the distribution lease', () => {
@@ -30,6 +37,54 @@ describe('POST /distribute and the distribution lease', () => {
     // The run released its lease: nothing is left behind.
     const ids = (await node.couch.use(node.names.node).list()).rows.map((row) => row.id);
     expect(ids).to.not.include('lease:distribution');
+  });
+
+  it('/status says a run of another node process is in progress, and not once its lease has expired', async () => {
+    const inProgress = async (): Promise<unknown> => (await getJson(`${node.url}/status`)).body.out_run_in_progress;
+    expect(await inProgress()).to.equal(null);
+    expect(await leases.acquire('distribution', 'another-process', 60_000)).to.deep.equal({ acquired: true });
+    const held = await node.couch.use(node.names.node).get('lease:distribution') as unknown as { since: string };
+    await settled(node); // the node learns of the other process's lease through its feed
+    expect(await inProgress()).to.deep.equal({ since: held.since });
+    await leases.release('distribution', 'another-process');
+    expect(await leases.acquire('distribution', 'dead-process', -1)).to.deep.equal({ acquired: true });
+    await settled(node);
+    expect(await inProgress()).to.equal(null);
+    await leases.release('distribution', 'dead-process');
+  });
+
+  it('/status says a run is in progress while one runs (a destination slow to answer), and not once it has ended', async () => {
+    await addAccount(node, 'pub', 'publisher-phrase-9');
+    expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: basicAuth('pub', 'publisher-phrase-9') })).status).to.equal(200);
+    let reached!: () => void;
+    const atDestination = new Promise<void>((resolve) => { reached = resolve; });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    const destination = http.createServer((_req, res) => {
+      reached();
+      void answered.then(() => { res.writeHead(404, { 'content-type': 'application/json' }); res.end('{}'); });
+    });
+    await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(destination.address() as AddressInfo).port}`;
+    try {
+      const source: NetworkNode = { node, name: 'source', dataDir: node.dataDir, publisher: { user: 'pub', password: 'publisher-phrase-9' }, admin: { user: 'ops', password: 'long-admin-phrase-7' } };
+      await connectNodes(source, { node: { publicUrl: url } } as NetworkNode, { credentials: false });
+      const run = postJson(`${node.url}/distribute`, '', ADMIN);
+      await atDestination;
+      const during = (await getJson(`${node.url}/status`)).body;
+      const since = (during.out_run_in_progress as { since: string } | null)?.since;
+      expect(since).to.be.a('string');
+      expect((await postJson(`${node.url}/distribute`, '', ADMIN)).body.running_since).to.equal(since);
+      answer();
+      expect((await run).body).to.deep.equal({ OK: true, error: '' });
+      const ended = (await getJson(`${node.url}/status`)).body;
+      expect(ended.out_run_in_progress).to.equal(null);
+      expect(ended.last_out_run).to.include({ started: since, OK: true });
+    } finally {
+      answer();
+      for (const doc of await node.deps.nodes.connections()) await node.deps.nodes.deleteNodeDoc(String(doc._id));
+      destination.close();
+    }
   });
 
   it('of two concurrent acquisitions exactly one wins', async () => {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { LeaseRepository } from '../../storage/lease-repository.js';
+import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
@@ -23,7 +23,6 @@ import { publicFetchError } from '../../net/fetch-failure.js';
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 export const REPLICATION_FILTER = 'distribute/live_for_destination';
 const PEER_TIMEOUT_MS = 10_000;
-const LEASE = 'distribution';
 /** Renewed every third of this while a run lasts; a crashed holder blocks others this long at most. */
 const LEASE_TTL_MS = 90_000;
 
@@ -107,7 +106,8 @@ export class DistributeService {
   }
 
   private async leased(since: string): Promise<DistributeAnswer> {
-    const lease = await this.leases.acquire(LEASE, this.holder, LEASE_TTL_MS);
+    // The run's own start, so that /status, running_since and last_out_run.started agree.
+    const lease = await this.leases.acquire(LEASE, this.holder, LEASE_TTL_MS, since);
     if (!lease.acquired) return { OK: true, error: '', running_since: lease.since };
     const renewal = setInterval(() => {
       this.leases.renew(LEASE, this.holder, LEASE_TTL_MS).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'distribution lease renewal failed'));

@@ -7,7 +7,7 @@ import type { ResourceRepository } from '../../storage/resource-repository.js';
 import { DistributionRepository, replicationSource } from '../../storage/distribution-outbound.js';
 import { IncomingRepository } from '../../storage/distribution-incoming.js';
 import { IncomingForwarder } from '../../storage/distribution-proxy.js';
-import { LeaseRepository } from '../../storage/lease-repository.js';
+import type { LeaseRepository } from '../../storage/lease-repository.js';
 import type { DocumentChecks } from '../publish/document-checks.js';
 import type { Clock } from '../../domain/timestamps.js';
 import { IncomingFollower } from './incoming-follower.js';
@@ -44,6 +44,8 @@ export interface DistributionInput {
   metrics: NodeMetrics;
   /** The service descriptions: a distribution service marked inactive does not run (its description says so). */
   settings: ServiceSettings;
+  /** The leases in the node database: a run holds one, so that runs never overlap across node processes. */
+  leases: LeaseRepository;
 }
 
 export function buildDistribution(input: DistributionInput): Distribution {
@@ -51,7 +53,7 @@ export function buildDistribution(input: DistributionInput): Distribution {
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, !input.embedded);
   const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock });
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
-  const service = new DistributeService(input.nodes, repository, logger, new LeaseRepository(input.couch, input.names), input.metrics, input.settings);
+  const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings);
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),

@@ -6,6 +6,7 @@
 import { notBootstrapped } from '../../errors/app-error.js';
 import { storeNotAnswering } from '../../storage/couch.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
+import { DISTRIBUTION_LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
 import { INDEXED_VIEW_NAMES, type IndexState, type LiveSummary, type ResourceRepository, type StoreCounters } from '../../storage/resource-repository.js';
 import { seqNumber } from '../../storage/index-state.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -124,6 +125,11 @@ export interface NodeStatus {
   last_in_sync: unknown;
   last_out_sync: unknown;
   last_out_run: unknown;
+  /**
+   * The distribution run in progress in any node process (its start), or null: the run's lease
+   * (lease-repository.ts), which an expired one is not. last_out_run is the last run that ended.
+   */
+  out_run_in_progress: { since: string } | null;
   outbound: unknown;
   timestamp: string;
 }
@@ -136,20 +142,21 @@ export class NodeInfoService {
   private lastAnswerCurrent = false;
   private readonly counters: LateRead<StoreCounters>;
   /**
-   * The node description and node status documents: from memory while their feed follows, from
-   * the store after a write of this process or before the feed follows. A store that hangs then
-   * must not hold /status: waited for up to NODE_DOCS_PATIENCE_MS, then the last answer (if
-   * under 10 s old) serves, and past STORE_ANSWER_MS the call is a 503.
+   * The node description, the node status document and the distribution lease: from memory while
+   * their feed follows, from the store after a write of this process or before the feed follows.
+   * A store that hangs then must not hold /status: waited for up to NODE_DOCS_PATIENCE_MS, then
+   * the last answer (if under 10 s old) serves, and past STORE_ANSWER_MS the call is a 503.
    */
-  private readonly nodeDocs: LateRead<[StoredDoc, StoredDoc | undefined]>;
+  private readonly nodeDocs: LateRead<[StoredDoc, StoredDoc | undefined, { since: string } | undefined]>;
 
   constructor(
     private readonly nodes: NodeRepository,
     private readonly resources: ResourceRepository,
+    private readonly leases: LeaseRepository,
     private readonly processStartTime: string,
   ) {
     this.counters = new LateRead(() => resources.counters(STORE_ANSWER_MS), COUNTERS_MAX_AGE_MS);
-    this.nodeDocs = new LateRead(() => withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus()]), 'read the node documents'), COUNTERS_MAX_AGE_MS);
+    this.nodeDocs = new LateRead(() => withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus(), this.leases.current(DISTRIBUTION_LEASE)]), 'read the node documents'), COUNTERS_MAX_AGE_MS);
   }
 
   private async requiredNodeDescription(): Promise<StoredDoc> {
@@ -163,8 +170,8 @@ export class NodeInfoService {
    * has an earlier answer of each part to fall back on (issue 14: it once waited up to 4 s).
    */
   async prime(): Promise<void> {
-    // The two node documents are read once their feed follows, so that their copies are kept from then on.
-    const nodeDocs = this.nodes.nodeFeedFollowing().then(() => Promise.all([this.nodes.nodeDescription(), this.nodes.nodeStatus()]));
+    // The node documents (the lease's too) are read once their feed follows, so that their copies are kept from then on.
+    const nodeDocs = this.nodes.nodeFeedFollowing().then(() => Promise.all([this.nodes.nodeDescription(), this.nodes.nodeStatus(), this.leases.current(DISTRIBUTION_LEASE)]));
     await Promise.all([nodeDocs, this.counters.start().done, this.checkIndexes()]).catch(() => undefined);
   }
 
@@ -190,7 +197,8 @@ export class NodeInfoService {
 
   /**
    * A health check (issue 14, defect 8): answers from cheap state within STATUS_WAIT_MS of store
-   * time (CURRENT_PATIENCE_MS more for the counters after a current answer), never waiting for an index. The node description and the node status document come
+   * time (CURRENT_PATIENCE_MS more for the counters after a current answer), never waiting for
+   * an index. The node description, the node status document and the distribution lease come
    * from memory (their _changes feed); the database's counters are read at each call; the live
    * count and the views' state come from the latest index check, started here unless the last
    * one holds at this call's update_seq, and served by a later call when it takes longer. Each
@@ -211,7 +219,7 @@ export class NodeInfoService {
     const seq = counters.arrived() ? seqNumber(store.updateSeq) : Number.POSITIVE_INFINITY;
     if (!this.checkedAt(seq)) await Promise.race([this.checkIndexes(), deadline]);
     await Promise.race([nodeDocs.done, delay(NODE_DOCS_PATIENCE_MS)]);
-    const [node, status] = await nodeDocs.answer();
+    const [node, status, running] = await nodeDocs.answer();
     const live = this.lastLive;
     const index = this.lastIndex;
     // A view check older than this call's update_seq knows nothing of the writes since: every view may be behind.
@@ -236,6 +244,7 @@ export class NodeInfoService {
       last_in_sync: status?.last_in_sync ?? null,
       last_out_sync: status?.last_out_sync ?? null,
       last_out_run: status?.last_out_run ?? null,
+      out_run_in_progress: running ? { since: running.since } : null,
       outbound: status?.outbound ?? {},
       timestamp: new Date().toISOString(),
     };
