@@ -18,11 +18,14 @@
  */
 import type { DocumentScope } from 'nano';
 import { inStore, isNotFound, mapCouchError } from './couch.js';
+import { ConcurrencyLimit } from '../domain/concurrency-limit.js';
 
 /** A document as written (documents.ts StoredDoc, restated: that module builds on this one). */
 type StoredDoc = Record<string, unknown> & { _id: string; _rev?: string };
 
 export type WriteResult = { id: string; ok: true; rev: string } | { id: string; ok: false; error: string };
+
+const SETTLE_READS_AT_ONCE = 8;
 
 interface BulkAnswer { id?: string; rev?: string; error?: string; reason?: string; accepted?: boolean }
 
@@ -38,11 +41,13 @@ export async function bulkWrite(db: DocumentScope<unknown>, docs: StoredDoc[]): 
   const accepted = answers.flatMap((answer, index) => (answer.accepted === true && results[index]?.ok ? [index] : []));
   if (accepted.length === 0) return results;
   const copies = await copiesOf(db);
-  await Promise.all(accepted.map(async (index) => {
+  // With copies down every write of a batch is accepted: its reads back go a few at a time.
+  const reads = new ConcurrencyLimit(SETTLE_READS_AT_ONCE);
+  await Promise.all(accepted.map((index) => reads.run(async () => {
     const result = results[index] as WriteResult & { ok: true };
     const stands = await settle(db, result.id, result.rev, docs[index]?._deleted === true, copies);
     if (!stands) results[index] = { id: result.id, ok: false, error: 'conflict' };
-  }));
+  })));
   return results;
 }
 

@@ -147,6 +147,21 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
       }
     });
 
+    it('two node processes started together on empty databases through two members: one key pair, one token secret', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const env = (member: number): Record<string, string> => ({ COUCHDB_URL: cluster.memberUrl(member), DB_PREFIX: `together${round}_` });
+        const started = await Promise.all([1, 2].map((member) => startTestNode({ dataDir: tempDir(), env: env(member) })));
+        try {
+          const [a, b] = started as [TestNode, TestNode];
+          expect(a.bootstrap.tokenSecret, `round ${round}`).to.equal(b.bootstrap.tokenSecret);
+          const pubkeys = await Promise.all(started.map(async (node) => (await fetch(`${node.url}/pubkey`)).text()));
+          expect(pubkeys[0], `round ${round}`).to.equal(pubkeys[1]);
+        } finally {
+          for (const node of started) await node.stop();
+        }
+      }
+    });
+
     it('a lease: of two processes acquiring it at once through two members, one holds it', async () => {
       const [one, two] = members();
       const names = await freshDatabase('race_leases');
