@@ -5,7 +5,7 @@
  * OAI-PMH, where errors are part of a successful exchange); storage failures go to the JSON
  * error exit (503).
  */
-import { Readable } from 'node:stream';
+import { sendJsonStream } from '../../http/json-stream.js';
 import Router from '@koa/router';
 import type { NodeContext, NodeState } from '../../http/context.js';
 import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
@@ -20,8 +20,12 @@ const HARVEST_BODY_LIMIT = 1024 * 1024;
 
 /** A Basic Harvest answer as JSON: one object, or a whole list streamed as the client reads it (constant memory; the generator stops when the client goes). */
 export function sendHarvestAnswer(ctx: NodeContext, answer: HarvestAnswer): void {
+  if (answer.kind === 'stream') {
+    sendJsonStream(ctx, answer.chunks);
+    return;
+  }
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = answer.kind === 'object' ? answer.body : Readable.from(answer.chunks, { objectMode: false });
+  ctx.body = answer.body;
 }
 
 export function harvestRoutes(service: HarvestService, publicUrl: string, settings: ServiceSettings, gate: Gate): Router<NodeState> {

@@ -1,8 +1,8 @@
 /** GET and POST /obtain (spec "Basic Obtain"): parse, call the use case, send an object or a stream. */
-import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { NodeState, NodeContext } from '../../http/context.js';
 import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
+import { sendJsonStream } from '../../http/json-stream.js';
 import { specRefusal } from '../../errors/app-error.js';
 import { fromBody, fromQuery } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
@@ -12,14 +12,12 @@ import { credentialsRequired, type ServiceSettings } from '../service-settings.j
 const OBTAIN_BODY_LIMIT = 1024 * 1024;
 
 function send(ctx: NodeContext, response: ObtainResponse): void {
-  ctx.type = 'application/json; charset=utf-8';
-  if (response.kind === 'object') {
-    ctx.body = response.body;
+  if (response.kind === 'stream') {
+    sendJsonStream(ctx, response.chunks);
     return;
   }
-  // Readable.from pulls the generator as the client reads: backpressure, constant memory, and
-  // the generator is closed (no more store reads) when the client goes away.
-  ctx.body = Readable.from(response.chunks, { objectMode: false });
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = response.body;
 }
 
 export function obtainRoutes(service: ObtainService, settings: ServiceSettings, gate: Gate): Router<NodeState> {

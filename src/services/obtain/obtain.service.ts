@@ -20,10 +20,19 @@ import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { obtainError, type ObtainRequest } from './obtain-request.js';
 import { presentDocument } from './present.js';
 import { isLive } from '../../domain/resource-document.js';
+import { streamedJsonList, type ListEnding } from '../../protocol/json-list-stream.js';
 
 const STREAM_CHUNK = 500;
 /** Request IDs looked up at once; a request naming more is answered streamed. */
 const LOOKUP_CHUNK = 50;
+
+/** How obtain's streamed answers end (streamedJsonList): the list closed, or the spec's error form saying after how many `what` it broke off. */
+function documentsEnding(what: string): ListEnding {
+  return {
+    done: () => ']}',
+    failed: (sent, reason) => `],"OK":false,"error":${JSON.stringify(`the result is incomplete after ${sent} ${what}: ${reason}`)}}`,
+  };
+}
 const DEFAULT_PAGE = { documents: 100, ids: 1000 };
 
 export type ObtainResponse =
@@ -84,20 +93,12 @@ export class ObtainService {
    * Many IDs are looked up LOOKUP_CHUNK at a time and streamed as they are found, so neither the
    * store's concurrent reads nor the answer held in memory grow with the request.
    */
-  private async *lookupStream(request: ObtainRequest, specOnly: boolean): AsyncGenerator<string> {
-    yield '{"documents":[';
-    let sent = 0;
-    try {
-      for (let start = 0; start < request.ids.length; start += LOOKUP_CHUNK) {
-        const entries = await this.lookup(request.ids.slice(start, start + LOOKUP_CHUNK), request.byDocId, specOnly);
-        yield entries.map((entry, k) => (sent + k > 0 ? ',' : '') + JSON.stringify(entry)).join('');
-        sent += entries.length;
-      }
-      yield ']}';
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : 'store error';
-      yield `],"OK":false,"error":${JSON.stringify(`the result is incomplete after ${sent} request IDs: ${reason}`)}}`;
+  private lookupStream(request: ObtainRequest, specOnly: boolean): AsyncGenerator<string> {
+    const lookup = (ids: string[]): Promise<unknown[]> => this.lookup(ids, request.byDocId, specOnly);
+    async function* batches(): AsyncGenerator<unknown[]> {
+      for (let start = 0; start < request.ids.length; start += LOOKUP_CHUNK) yield await lookup(request.ids.slice(start, start + LOOKUP_CHUNK));
     }
+    return streamedJsonList('{"documents":[', batches(), documentsEnding('request IDs'));
   }
 
   private prefetch(request: ObtainRequest): Prefetched | undefined {
@@ -149,30 +150,20 @@ export class ObtainService {
     return body;
   }
 
-  private async *stream(first: Awaited<ReturnType<ObtainRepository['newestFirst']>>, limit: number, idsOnly: boolean, specOnly: boolean): AsyncGenerator<string> {
-    yield '{"documents":[';
-    let rows = first;
-    let sent = 0;
-    try {
+  private stream(first: Awaited<ReturnType<ObtainRepository['newestFirst']>>, limit: number, idsOnly: boolean, specOnly: boolean): AsyncGenerator<string> {
+    const views = this.views;
+    async function* batches(): AsyncGenerator<unknown[]> {
+      let rows = first;
+      let sent = 0;
       while (rows.length > 0 && sent < limit) {
-        let chunk = '';
-        for (const row of rows) {
-          if (sent >= limit) break;
-          const entry = idsOnly ? { doc_ID: row.id } : { doc_ID: row.id, document: [presentDocument(row.doc as StoredDoc, specOnly)] };
-          chunk += (sent > 0 ? ',' : '') + JSON.stringify(entry);
-          sent += 1;
-        }
-        yield chunk;
+        const batch = rows.slice(0, limit - sent);
+        yield batch.map((row) => (idsOnly ? { doc_ID: row.id } : { doc_ID: row.id, document: [presentDocument(row.doc as StoredDoc, specOnly)] }));
+        sent += batch.length;
         const last = rows[rows.length - 1];
-        if (rows.length < STREAM_CHUNK || sent >= limit || !last) break;
-        rows = await this.views.newestFirst(Math.min(STREAM_CHUNK, limit - sent), last.key, !idsOnly);
+        if (rows.length < STREAM_CHUNK || sent >= limit || !last) return;
+        rows = await views.newestFirst(Math.min(STREAM_CHUNK, limit - sent), last.key, !idsOnly);
       }
-      yield ']}';
-    } catch (error) {
-      // The status line is sent already: close the JSON and report the failure in it, so the
-      // client never gets a truncated document or a silently short list.
-      const reason = error instanceof Error ? error.message : 'store error';
-      yield `],"OK":false,"error":${JSON.stringify(`the result is incomplete after ${sent} documents: ${reason}`)}}`;
     }
+    return streamedJsonList('{"documents":[', batches(), documentsEnding('documents'));
   }
 }

@@ -1,5 +1,5 @@
 /** GET /slice (spec "Slice (optional)"): settings and arguments, then the use case. */
-import { Readable } from 'node:stream';
+import { sendJsonStream } from '../../http/json-stream.js';
 import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
@@ -29,8 +29,7 @@ export function sliceRoutes(service: SliceService, settings: ServiceSettings, ga
     };
     const answer = await service.slice(args, limits);
     if (answer instanceof SliceStream) {
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = Readable.from(answer.chunks, { objectMode: false });
+      sendJsonStream(ctx, answer.chunks);
     } else {
       ctx.body = answer;
     }

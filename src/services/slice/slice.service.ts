@@ -16,6 +16,7 @@ import { compareRows, type SliceBounds, type SliceIndexKey, type SliceRepository
 import type { SliceArgs } from './slice-args.js';
 import { identitiesOf, tagsOf } from './slice-match.js';
 import { isLive, publicForm } from '../../domain/resource-document.js';
+import { openObject, streamedJsonList } from '../../protocol/json-list-stream.js';
 
 export interface SliceLimits { docLimit: number; idLimit: number; flowControl: boolean }
 
@@ -132,30 +133,20 @@ export class SliceService {
   /** The whole slice, read in chunks and streamed as it is read (memory stays constant). */
   private whole(plan: Plan, replyStart: string, entryOf: (entry: PageEntry) => SliceEntry): SliceStream {
     const chunkSize = plan.args.idsOnly ? WHOLE_IDS_CHUNK : WHOLE_DOCS_CHUNK;
-    const head = JSON.stringify({ replyStart, keyCount: plan.indexes.length });
-    const clock = this.clock;
     const page = (after: SliceRow | undefined): Promise<Page> => this.page(plan, after, chunkSize, false);
-    let sent = 0;
-    async function* chunks(): AsyncGenerator<string> {
-      yield `${head.slice(0, -1)},"documents":[`;
-      try {
-        let after: SliceRow | undefined;
-        do {
-          const read = await page(after);
-          let text = '';
-          for (const entry of read.entries) { text += (sent > 0 ? ',' : '') + JSON.stringify(entryOf(entry)); sent += 1; }
-          if (text) yield text;
-          after = read.next;
-        } while (after);
-        yield `],"resultCount":${sent},"replyEnd":${JSON.stringify(clock().toISOString())}}`;
-      } catch (error) {
-        // The status line is sent: the answer ends with the JSON error form, so a client never
-        // takes a short list for the whole slice (obtain's and harvest's streams do the same).
-        const reason = error instanceof Error ? error.message : 'store error';
-        yield `],"resultCount":${sent},"replyEnd":${JSON.stringify(clock().toISOString())},"OK":false,"error":${JSON.stringify(`the slice is incomplete after ${sent} documents: ${reason}`)}}`;
-      }
+    async function* batches(): AsyncGenerator<SliceEntry[]> {
+      let after: SliceRow | undefined;
+      do {
+        const read = await page(after);
+        yield read.entries.map(entryOf);
+        after = read.next;
+      } while (after);
     }
-    return new SliceStream(chunks());
+    const replyEnd = (sent: number): string => `],"resultCount":${sent},"replyEnd":${JSON.stringify(this.clock().toISOString())}`;
+    return new SliceStream(streamedJsonList(`${openObject({ replyStart, keyCount: plan.indexes.length })},"documents":[`, batches(), {
+      done: (sent) => `${replyEnd(sent)}}`,
+      failed: (sent, reason) => `${replyEnd(sent)},"OK":false,"error":${JSON.stringify(`the slice is incomplete after ${sent} documents: ${reason}`)}}`,
+    }));
   }
 
   private resume(token: string, fingerprint: string, limits: SliceLimits): { cursor: SliceRow; count: number; extra: TokenExtra } {
