@@ -1,9 +1,10 @@
 /** Publishing and network-admin accounts, one document each in the accounts database. */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
-import { inStore, isConflict, mapCouchError } from './couch.js';
+import { inStore, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { createOnce, getOrUndefined } from './documents.js';
+import { writeOne } from './settled-writes.js';
 import type { FollowedDocuments } from './followed-documents.js';
 import type { PasswordHash } from '../domain/password.js';
 import { AppError } from '../errors/app-error.js';
@@ -64,12 +65,12 @@ export class AccountRepository {
     return result.rows.map((row) => fromDoc(row.doc as unknown as AccountDoc));
   }
 
+  // Both writes are settled (settled-writes.ts): on a cluster, a revoked token or password is
+  // not brought back by a concurrent update that CouchDB only accepted.
   async create(account: Omit<Account, 'rev'>): Promise<void> {
     try {
-      await this.db.insert({ ...account, _id: idOf(account.name), doc_type: 'account' } as never);
-    } catch (error) {
-      if (isConflict(error)) throw new AppError(409, 'conflict', `account ${account.name} exists already`);
-      throw mapCouchError(error, 'create account');
+      const written = await writeOne(this.db, { ...account, _id: idOf(account.name), doc_type: 'account' }, 'create account');
+      if (!written.ok) throw new AppError(409, 'conflict', `account ${account.name} exists already`);
     } finally {
       this.followed?.changed(idOf(account.name));
     }
@@ -78,7 +79,8 @@ export class AccountRepository {
   async update(account: Account): Promise<void> {
     const { rev, ...fields } = account;
     try {
-      await inStore('update account', () => this.db.insert({ ...fields, _id: idOf(account.name), _rev: rev, doc_type: 'account' } as never));
+      const written = await writeOne(this.db, { ...fields, _id: idOf(account.name), ...(rev ? { _rev: rev } : {}), doc_type: 'account' }, 'update account');
+      if (!written.ok) throw mapCouchError({ statusCode: 409 }, 'update account');
     } finally {
       this.followed?.changed(idOf(account.name));
     }

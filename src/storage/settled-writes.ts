@@ -17,7 +17,7 @@
  * embedded store nothing is ever accepted, and this costs nothing.
  */
 import type { DocumentScope } from 'nano';
-import { inStore, isNotFound, mapCouchError } from './couch.js';
+import { inStore, isConflict, isNotFound, mapCouchError } from './couch.js';
 import { ConcurrencyLimit } from '../domain/concurrency-limit.js';
 
 /** A document as written (documents.ts StoredDoc, restated: that module builds on this one). */
@@ -45,8 +45,8 @@ export async function bulkWrite(db: DocumentScope<unknown>, docs: StoredDoc[]): 
   const reads = new ConcurrencyLimit(SETTLE_READS_AT_ONCE);
   await Promise.all(accepted.map((index) => reads.run(async () => {
     const result = results[index] as WriteResult & { ok: true };
-    const stands = await settle(db, result.id, result.rev, docs[index]?._deleted === true, copies);
-    if (!stands) results[index] = { id: result.id, ok: false, error: 'conflict' };
+    const standing = await settle(db, docs[index] as StoredDoc, result.rev, copies);
+    results[index] = standing === undefined ? { id: result.id, ok: false, error: 'conflict' } : { id: result.id, ok: true, rev: standing };
   })));
   return results;
 }
@@ -67,29 +67,59 @@ async function copiesOf(db: DocumentScope<unknown>): Promise<number> {
 }
 
 /**
- * Whether an accepted write stands; a contested one is withdrawn. The leaves are read with
- * `open_revs=all` and r = n, which merges every copy's revisions: on the fixture it showed the
- * competing revision in 5 of 5 races, where `conflicts=true` with the same r showed it in 1 of 5
- * (that answer's `_conflicts` comes from one copy's revision tree).
+ * The revision under which an accepted write stands, or undefined when it lost (withdrawn). The
+ * leaves are read with `open_revs=all` and r = n, which merges every copy's revisions: on the
+ * fixture it showed the competing revision in 5 of 5 races, where `conflicts=true` with the same
+ * r showed it in 1 of 5 (that answer's `_conflicts` comes from one copy's revision tree).
  */
-async function settle(db: DocumentScope<unknown>, id: string, rev: string, deletion: boolean, copies: number): Promise<boolean> {
-  let leaves: { ok?: StoredDoc & { _deleted?: boolean } }[];
+async function settle(db: DocumentScope<unknown>, doc: StoredDoc, rev: string, copies: number, round = 0): Promise<string | undefined> {
+  const live = await liveRevisions(db, doc._id, copies);
+  // A live branch read back: a deletion of ours did not take (a live branch wins over a deleted one).
+  if (doc._deleted === true) return live.length === 0 ? rev : undefined;
+  if (live.every((liveRev) => liveRev === rev)) return rev;
+  const withdrawn = await withdraw(db, doc._id, rev);
+  // Two writes both accepted (a copy down), each seeing the other's, both withdraw: no live
+  // revision would be left, and an update's previous version is no leaf any more, so the
+  // document would be gone. After a random pause, the first to look puts its own version back,
+  // as a write of its own, and the other finds it there and stands down. (Should both still
+  // come back at once, the round repeats, RESTORE_ROUNDS times at most.)
+  if (!withdrawn || round >= RESTORE_ROUNDS) return undefined;
+  await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+  if ((await liveRevisions(db, doc._id, copies)).length > 0) return undefined;
+  // Without a revision: CouchDB takes a new version of a document whose every leaf is deleted
+  // only so (one naming the deleted leaf is a conflict), and refuses it once either writer's
+  // version is back, so only one of two comes back.
+  const { _rev: ours, ...content } = doc;
+  void ours;
+  const [answer] = await inStore('store documents', () => db.bulk({ docs: [content] as never[] })) as BulkAnswer[];
+  if (!answer?.rev || answer.error) return undefined;
+  return answer.accepted === true ? settle(db, doc, answer.rev, copies, round + 1) : answer.rev;
+}
+
+const RESTORE_ROUNDS = 2;
+
+/** The document's live leaf revisions, merged from every copy. */
+async function liveRevisions(db: DocumentScope<unknown>, id: string, copies: number): Promise<string[]> {
   try {
     // `open_revs` and `r` are CouchDB document GET parameters nano's types do not list.
-    leaves = await db.get(id, { open_revs: 'all', r: copies } as never) as unknown as typeof leaves;
+    const leaves = await db.get(id, { open_revs: 'all', r: copies } as never) as unknown as { ok?: StoredDoc & { _deleted?: boolean } }[];
+    return leaves.flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [String(leaf.ok._rev)] : []));
   } catch (error) {
-    if (isNotFound(error)) return true;
+    if (isNotFound(error)) return [];
     throw mapCouchError(error, `read ${id} back`);
   }
-  const live = leaves.flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [String(leaf.ok._rev)] : []));
-  // A live branch read back: a deletion of ours did not take (a live branch wins over a deleted one).
-  if (deletion) return live.length === 0;
-  if (live.every((liveRev) => liveRev === rev)) return true;
+}
+
+/** Deletes our revision on its branch; false when ours is no leaf any more. */
+async function withdraw(db: DocumentScope<unknown>, id: string, rev: string): Promise<boolean> {
   try {
     await db.destroy(id, rev);
-  } catch {
-    // A copy that took our revision took its deletion too; internal replication carries it to
-    // the others, and a copy that never held our revision needs none.
+    return true;
+  } catch (error) {
+    // A conflict: our revision is no leaf any more (a copy that took it took a later edit too).
+    // Any other failure leaves our revision live, maybe as the winner: the write's outcome is
+    // unknown, which the caller must hear as an error, not as a conflict.
+    if (isConflict(error)) return false;
+    throw mapCouchError(error, `withdraw ${id}`);
   }
-  return false;
 }

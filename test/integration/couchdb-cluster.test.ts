@@ -13,6 +13,7 @@ import { nsdlDocs, type Doc } from '../support/documents.js';
 import { startCouchCluster, type CouchCluster } from '../support/couchdb-fixture.js';
 import { connectCouch, type Couch } from '../../src/storage/couch.js';
 import { createOnce } from '../../src/storage/documents.js';
+import { writeOne } from '../../src/storage/settled-writes.js';
 import { LeaseRepository } from '../../src/storage/lease-repository.js';
 import { databaseNames, type DatabaseNames } from '../../src/storage/databases.js';
 
@@ -188,6 +189,50 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
         const winner = results[0]?.OK ? 'clusterpub' : 'otherpub';
         const live = await liveLeaves(couch, first.names.resourceData, docId, (leaves) => leaves.length === 1 && (leaves[0]?.keys as string[])[0] === winner);
         expect(live.map((leaf) => leaf.keys), docId).to.deep.equal([[winner]]);
+      }
+    });
+
+    it('with a member down, two accepted writes of one doc_ID withdraw each other: one is put back, and it is the one told OK', async () => {
+      // Two copies left: each publish lands on one copy and meets the other's on the second, so
+      // both are only accepted and each sees the other's revision.
+      await cluster.stopMember(3);
+      try {
+        await addAccount(first, 'thirdpub', 'third-publisher-1');
+        const third = { authorization: basicAuth('thirdpub', 'third-publisher-1') };
+        const [template] = distinct(1, 'degraded') as [Doc];
+        const couch = connectCouch({ url: cluster.memberUrl(1) });
+        for (let i = 0; i < 10; i += 1) {
+          const docId = `degraded-${i}`;
+          const [byFirst, bySecond] = await Promise.all([
+            postJson(`${first.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['clusterpub'] }] }, auth),
+            postJson(`${second.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['thirdpub'] }] }, third),
+          ]);
+          const results = [byFirst, bySecond].map((answer) => (answer.body.document_results as { OK: boolean; error?: string }[])[0]);
+          expect(results.filter((result) => result?.OK).length, `${docId}: ${JSON.stringify(results)}`).to.equal(1);
+          const winner = results[0]?.OK ? 'clusterpub' : 'thirdpub';
+          // r = 2 here: the two copies that answer.
+          const read = async (): Promise<Doc[]> => ((await couch.use(first.names.resourceData).get(docId, { open_revs: 'all', r: 2 } as never)) as unknown as { ok?: Doc }[])
+            .flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [leaf.ok] : []));
+          expect((await read()).map((leaf) => leaf.keys), docId).to.deep.equal([[winner]]);
+        }
+        // Two updates of one stored document (an account, a lease): withdrawn both, the document
+        // would be gone, its previous version being no leaf any more.
+        const [one, two] = members();
+        const { node: db } = await freshDatabase('race_degraded_updates');
+        for (let i = 0; i < 10; i += 1) {
+          const id = `updated-${i}`;
+          const created = await writeOne(one.use(db), { _id: id, version: 0 }, 'create');
+          expect(created.ok, id).to.equal(true);
+          const base = (created as { rev: string }).rev;
+          const answers = await Promise.all([one, two].map((couch, k) => writeOne(couch.use(db), { _id: id, _rev: base, version: k + 1 }, 'update')));
+          expect(answers.filter((answer) => answer.ok).length, `${id}: ${JSON.stringify(answers)}`).to.equal(1);
+          const stood = answers[0]?.ok ? 1 : 2;
+          const leaves = ((await one.use(db).get(id, { open_revs: 'all', r: 2 } as never)) as unknown as { ok?: Doc }[])
+            .flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [leaf.ok.version] : []));
+          expect(leaves, id).to.deep.equal([stood]);
+        }
+      } finally {
+        await cluster.startMember(3);
       }
     });
   });
