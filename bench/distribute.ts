@@ -10,8 +10,8 @@
  */
 import { generateDocument, loadTemplates } from './generate.js';
 import { basicAuthHeader, benchOptions, buildViews, createAccount, prepareStore, report, round, startNodeProcess, type NodeProcess } from './support.js';
-import { DistributionRepository, replicationSource } from '../src/storage/distribution-outbound.js';
-import { NodeRepository } from '../src/storage/node-repository.js';
+import { replicationSource } from '../src/storage/distribution-outbound.js';
+import { DestinationCredentialsRepository } from '../src/storage/destination-credentials.js';
 
 const options = benchOptions({ docs: 20000, docsEnv: 'BENCH_DISTRIBUTE_DOCS' });
 const store = await prepareStore(options.couchdb);
@@ -35,7 +35,7 @@ try {
   const publisher = await createAccount(a, 'publisher', 'publisher');
   const admin = await createAccount(a, 'network', 'network_admin');
   const inbound = await createAccount(b, 'network', 'network_admin');
-  await new DistributionRepository(a.couch, a.names, replicationSource(a.couch, a.names, a.embedded), new NodeRepository(a.couch, a.names)).setCredentials(b.url, inbound);
+  await new DestinationCredentialsRepository(a.couch, a.names).setCredentials(b.url, inbound);
 
   const templates = loadTemplates();
   for (let start = 0; start < COUNT; start += 1000) {

@@ -131,8 +131,8 @@ export function buildDeps(input: DepsInput): Deps {
   const tokens = new TokenCodec(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const gate = new Gate((header, client) => auth.identify(header, client));
-  const monitoring = buildMonitoring({ couch: input.couch, names: input.names, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
-  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock }, monitoring.metrics, signatures, pacing);
+  const monitoring = buildMonitoring({ couch: input.couch, names: input.names, views, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
+  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock, logger: input.logger.child({ component: 'publish' }) }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   // Read by /status through the node database's feed, written by distribution runs.
   const leases = new LeaseRepository(input.couch, input.names, followed.node);
@@ -154,7 +154,7 @@ export function buildDeps(input: DepsInput): Deps {
     nodes,
     resources,
     distribution: buildDistribution({
-      couch: input.couch, names: input.names, nodes, resources, checks, logger: input.logger,
+      couch: input.couch, names: input.names, views, nodes, resources, checks, logger: input.logger,
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings, leases,
     }),
     monitoring,

@@ -32,6 +32,9 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The longest wait between two attempts to start the store again. */
+const MAX_RESTART_DELAY_MS = 10_000;
+
 export class EmbeddedCouch {
   private child: ChildProcess | undefined;
   /** True from the child's "listening" message until it exits. */
@@ -39,6 +42,7 @@ export class EmbeddedCouch {
   private port = 0;
   private stopping = false;
   private restarts = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
   private readonly startWaiters = new Set<() => void>();
 
   constructor(private readonly options: EmbeddedOptions) {}
@@ -111,15 +115,31 @@ export class EmbeddedCouch {
         if (this.stopping) return;
         this.restarts += 1;
         this.options.logger.error({ code, signal, stderr: stderrTail.slice(-500) }, 'embedded store exited; restarting');
-        setTimeout(() => {
-          this.spawn().catch((error: Error) => this.options.logger.error({ err: error.message }, 'embedded store restart failed'));
-        }, this.options.restartDelayMs ?? 200);
+        this.restartAfter(this.options.restartDelayMs ?? 200, 1);
       });
     });
   }
 
+  /**
+   * Starts the child again after `delayMs`. A start that fails (its LevelDB lock not released
+   * yet, say) is tried again, waiting twice as long each time up to MAX_RESTART_DELAY_MS: one
+   * failed restart once left the node without a store for good. A stop cancels the pending start.
+   */
+  private restartAfter(delayMs: number, attempt: number): void {
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.stopping) return;
+      this.spawn().catch((error: Error) => {
+        const next = Math.min(delayMs * 2, MAX_RESTART_DELAY_MS);
+        this.options.logger.error({ err: error.message, attempt, retryInMs: next }, 'embedded store restart failed; trying again');
+        this.restartAfter(next, attempt + 1);
+      });
+    }, delayMs);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.restartTimer);
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     await new Promise<void>((resolve) => {

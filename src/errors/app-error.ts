@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'store_credentials_refused'
   /** The service is switched off in its service description (`active: false`). */
   | 'service_inactive'
+  /** A service description holds a value the node cannot act on (edited in CouchDB, past CONFIG's validation). */
+  | 'misconfigured'
   | 'store_error'
   | 'internal_error';
 
@@ -85,3 +87,8 @@ export const SPEC_ERROR_STATUS = 500;
 
 export const specRefusal = (code: 'invalid_request' | 'payload_too_large', message: string): AppError =>
   new AppError(SPEC_ERROR_STATUS, code, message, true);
+
+/** 403: the account holds no role that allows the request (the gate's and SWORD's own check). */
+export function missingRole(account: { name: string; roles: readonly string[] }, role: string): AppError {
+  return new AppError(403, 'forbidden', `account ${account.name} does not hold the role ${role} (it holds: ${account.roles.join(', ') || 'none'})`);
+}

@@ -219,7 +219,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     } catch (err) {
       throw signal.aborted ? new TimeoutSignal() : err;
     } finally {
-      void dispatcher.destroy();
+      dispatcher.destroy().catch(() => undefined);
     }
   }
 

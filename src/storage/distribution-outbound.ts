@@ -4,17 +4,14 @@
  */
 import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
-import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
 import { DestinationCredentialsRepository, type DestinationCredentials } from './destination-credentials.js';
-
-export { DESTINATION_CREDENTIALS_ID, type DestinationCredentials } from './destination-credentials.js';
 import { NODE_STATUS_ID, type NodeRepository } from './node-repository.js';
 import { isLiveRow } from './harvest-repository.js';
+import type { ViewReader } from './view-reader.js';
 
-/** Credentials for destinations' inbound endpoints: a `_local/` doc of the node DB (never replicated, listed or served). */
-
+export { DESTINATION_CREDENTIALS_ID, type DestinationCredentials } from './destination-credentials.js';
 
 /**
  * Which documents a replication sends: a design-doc filter function with its query_params, and,
@@ -83,8 +80,8 @@ function sessionCounts(body: ReplicateResponse): Counts {
 }
 
 export class DistributionRepository {
-  private readonly node: DocumentScope<unknown>;
   private readonly resources: DocumentScope<unknown>;
+  private readonly credentials: DestinationCredentialsRepository;
 
   /**
    * `source` is how the replicator names our resource data database: its name on the embedded
@@ -92,10 +89,7 @@ export class DistributionRepository {
    * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
    * a Mango selector where the selection has one (Apache CouchDB 3).
    */
-  private readonly credentials: DestinationCredentialsRepository;
-
-  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly nodes: NodeRepository, private readonly selectors = false) {
-    this.node = couch.use(names.node);
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly nodes: NodeRepository, private readonly views: ViewReader, private readonly selectors = false) {
     this.credentials = new DestinationCredentialsRepository(couch, names);
     this.resources = couch.use(names.resourceData);
   }
@@ -111,7 +105,8 @@ export class DistributionRepository {
     let after: unknown;
     for (;;) {
       const range = after === undefined ? {} : { startkey: after, skip: 1 };
-      const result = await inStore('read resource data', () => this.resources.view<number>('harvest', 'by_node_timestamp', { ...range, limit: page }));
+      // A bounded wait (ViewReader): an index still being built answers 503, recorded as the run's outcome.
+      const result = await this.views.read<number>(this.resources, 'read resource data', 'harvest', 'by_node_timestamp', { ...range, limit: page });
       if (result.rows.some(isLiveRow)) return true;
       if (result.rows.length < page) return false;
       after = result.rows[result.rows.length - 1]?.key;

@@ -10,6 +10,9 @@ import type { DatabaseNames } from './databases.js';
 export interface ForwardRequest { method: string; subpath: string; search: string; contentType: string | undefined; body: Buffer | undefined }
 export interface ForwardResponse { status: number; contentType: string | null; body: Readable | null }
 
+/** The longest a forwarded request may take, its answer's headers included. */
+const FORWARD_TIMEOUT_MS = 120_000;
+
 export class IncomingForwarder {
   private readonly base: string;
   private readonly authorization: string | undefined;
@@ -33,6 +36,9 @@ export class IncomingForwarder {
         headers,
         ...(request.body && request.method !== 'GET' && request.method !== 'HEAD' ? { body: new Uint8Array(request.body) } : {}),
         redirect: 'error',
+        // A store that stops answering must not hold the replicator's request for good: it
+        // retries a failed request, and the node's own requests are bounded as long (requestTimeout).
+        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
       });
     } catch (error) {
       // No answer at all (the store is down or restarting): 503 with Retry-After, as for every store call.

@@ -7,6 +7,7 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
+import type { ViewReader } from './view-reader.js';
 import { changesBehind, designDocIndex } from './index-state.js';
 import { getOrUndefined } from './documents.js';
 import { isLiveRow } from './harvest-repository.js';
@@ -26,7 +27,7 @@ export const DAILY_COUNTS_ID = '_local/lr-daily-stored';
 export class MonitoringRepository {
   private readonly resources: DocumentScope<unknown>;
 
-  constructor(private readonly couch: Couch, private readonly names: DatabaseNames) {
+  constructor(private readonly couch: Couch, private readonly names: DatabaseNames, private readonly views: ViewReader) {
     this.resources = couch.use(names.resourceData);
   }
 
@@ -75,8 +76,8 @@ export class MonitoringRepository {
    */
   async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<StoredPage> {
     const range = after ? { startkey: [after.key, after.id], skip: 1 } : {};
-    const result = await inStore('read stored documents', () =>
-      this.resources.view<number>('harvest', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit }));
+    // A bounded wait (ViewReader): a dashboard load during an index build answers 503, not after the build.
+    const result = await this.views.read<number>(this.resources, 'read stored documents', 'harvest', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit });
     const positions = result.rows.map((row) => {
       const [key, id] = row.key as unknown as [string, string];
       return { position: { key, id }, live: isLiveRow(row) };

@@ -78,7 +78,8 @@ export class ResourceRepository {
       const fresh = await read({}, budget.catchUpMs);
       if (fresh) return asLive(fresh, true);
     } else {
-      void read({ stale: 'update_after' }, budget.catchUpMs); // the store catches up behind the answer
+      // The store catches up behind the answer; nobody waits for this read, so its failure is dropped.
+      read({ stale: 'update_after' }, budget.catchUpMs).catch(() => undefined);
       // An index far behind that has never finished a pass (the embedded store answers a stale
       // read during its first build with the rows so far) counts nothing yet: no partial count.
       if (indexedSeq === 0) return undefined;

@@ -8,6 +8,7 @@ import { startTestNode, addAccount, postJson, basicAuth, type TestNode } from '.
 import { nsdlDocs } from '../support/documents.js';
 import { DailyCounts } from '../../src/services/monitoring/daily-counts.js';
 import { DAILY_COUNTS_ID, MonitoringRepository } from '../../src/storage/monitoring-repository.js';
+import { ViewReader } from '../../src/storage/view-reader.js';
 
 describe('documents stored per day', function () {
   this.timeout(60000);
@@ -33,7 +34,7 @@ describe('documents stored per day', function () {
     if (untilMidnight < 300_000) await new Promise((resolve) => setTimeout(resolve, untilMidnight + 1000));
     await publish(5);
     const today = new Date().toISOString().slice(0, 10);
-    const store = new MonitoringRepository(node.couch, node.names);
+    const store = new MonitoringRepository(node.couch, node.names, new ViewReader(30_000));
     const now = new DailyCounts(store, () => new Date());
     const fresh = await now.lastDays(3);
     expect(fresh.days.map((day) => day.day)).to.have.length(3);

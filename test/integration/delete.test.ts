@@ -124,5 +124,15 @@ describe('POST /delete', () => {
       expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: true }]);
       expect((await currentStatus(node.url)).doc_count).to.equal(3);
     });
+
+    it('a delete_action edited in CouchDB to an unknown value fails the request naming it, and deletes nothing', async () => {
+      // CONFIG is validated at start-up; the description in CouchDB is not. It answered OK and did nothing.
+      await node.deps.nodes.reconcileNodeDoc('delete:Basic Delete service', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), service_data: { ...((existing?.service_data as Record<string, unknown>) ?? {}), delete_action: 'shred' } }));
+      const { status, body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1'] }, ALICE);
+      expect(status).to.equal(500);
+      expect(body.OK).to.equal(false);
+      expect(body.error).to.match(/delete_action "shred" is not one of ignore, mark, delete, purge/);
+      expect((await currentStatus(node.url)).doc_count).to.equal(3);
+    });
   });
 });

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, type TestNode } from '../support/node.js';
 import { loadStoredCorpus } from '../support/corpus.js';
+import { storeUnavailable } from '../../src/errors/app-error.js';
 
 const restricted = { service_auth: { service_authz: ['basicauth'] } };
 const URLS = [
@@ -53,6 +54,27 @@ describe('access services restricted to the node\'s accounts (service_authz basi
     }
     const oai = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=doc-00001`, { headers })).text();
     expect(oai).to.contain('<identifier>doc-00001</identifier>');
+  });
+
+  it('OAI-PMH: when its description cannot be read, a request gets a 503, not the service without credentials', async () => {
+    // The access check's read failed (a store that flaps) and the handler's own read then
+    // succeeded: the restricted service answered anyone.
+    const settings = node.deps.settings;
+    const original = settings.of.bind(settings);
+    let failures = 1;
+    settings.of = (async (key: Parameters<typeof original>[0]) => {
+      if (key === 'oai_pmh' && failures > 0) { failures -= 1; throw storeUnavailable('the store did not answer'); }
+      return original(key);
+    }) as typeof settings.of;
+    try {
+      const response = await fetch(`${node.url}/OAI-PMH?verb=Identify`);
+      expect(response.status).to.equal(503);
+      expect(response.headers.get('retry-after')).to.match(/^\d+$/);
+      expect(await response.text()).to.not.include('<Identify>');
+      expect((await fetch(`${node.url}/OAI-PMH?verb=Identify`)).status, 'with the description readable again').to.equal(401);
+    } finally {
+      settings.of = original;
+    }
   });
 
   it('the node endpoints and the OAI-PMH schemas stay open', async () => {

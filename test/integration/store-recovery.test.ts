@@ -1,4 +1,5 @@
 /** CouchDB going away and coming back: 503 JSON meanwhile, recovery without a restart of the node. */
+import net from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
 import { startTestNode, getJson, tempDir, type TestNode } from '../support/node.js';
@@ -29,6 +30,30 @@ describe('supervisor of the embedded store', () => {
     const { status, body } = await getJson(`${node.url}/status`);
     expect(status).to.equal(200);
     expect(body.node_id).to.equal(node.bootstrap.nodeId);
+  });
+
+  it('a restart that fails (its port taken meanwhile) is tried again until the store is back', async () => {
+    // One failed restart was only logged: the node stayed without its store for good.
+    const embedded = node.embedded as EmbeddedCouch;
+    const pid = embedded.pid as number;
+    const port = Number(new URL(embedded.url).port);
+    const exited = new Promise((resolve) => { const check = setInterval(() => { try { process.kill(pid, 0); } catch { clearInterval(check); resolve(undefined); } }, 5); });
+    process.kill(pid, 'SIGKILL');
+    await exited;
+    // The port is taken before the supervisor's first restart (200 ms later), and for a while
+    // after; whatever connects to it is hung up on, as a port with nothing behind it would be.
+    const squatter = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => { squatter.once('error', reject); squatter.listen(port, '127.0.0.1', () => resolve()); });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // A read that goes to the store (/status answers from what it read last).
+      expect((await getJson(`${node.url}/obtain?request_ID=doc-1&by_doc_ID=T`)).status, 'while the port is taken').to.equal(503);
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+    await embedded.whenRunning();
+    expect(embedded.url).to.equal(`http://127.0.0.1:${port}`);
+    expect((await getJson(`${node.url}/status`)).status).to.equal(200);
   });
 });
 

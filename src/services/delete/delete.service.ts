@@ -16,9 +16,22 @@ import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import { isOwnedBy } from '../../domain/ownership.js';
 import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
 import { isRecord } from '../../domain/is-record.js';
+import { AppError } from '../../errors/app-error.js';
 import { isDeleted, resourceState } from '../../domain/resource-document.js';
 
-export type DeleteAction = 'ignore' | 'mark' | 'delete' | 'purge';
+const DELETE_ACTIONS = ['ignore', 'mark', 'delete', 'purge'] as const;
+export type DeleteAction = typeof DELETE_ACTIONS[number];
+
+/**
+ * The delete_action of the service description's service_data (default `mark`). CONFIG is
+ * validated at start-up, but an operator may edit the description in CouchDB: an unknown action
+ * answered OK and deleted nothing, where it now fails the request naming it.
+ */
+export function deleteActionOf(serviceData: unknown): DeleteAction {
+  const action = isRecord(serviceData) ? serviceData.delete_action ?? 'mark' : 'mark';
+  if (typeof action === 'string' && (DELETE_ACTIONS as readonly string[]).includes(action)) return action as DeleteAction;
+  throw new AppError(500, 'misconfigured', `the delete service description's delete_action ${JSON.stringify(action)} is not one of ${DELETE_ACTIONS.join(', ')}`, true);
+}
 
 export class DeleteService {
   constructor(private readonly store: ResourceRepository, private readonly clock: Clock) {}

@@ -5,6 +5,9 @@
 import type { FilterDescription } from '../../domain/filters.js';
 import { isRecord } from '../../domain/is-record.js';
 
+/** Where a node receives distribution (the inbound replication endpoint, inbound-proxy.ts). */
+export const INBOUND_PATH = '/incoming';
+
 export interface TargetNodeInfo {
   active: boolean;
   node_id: string;
@@ -44,9 +47,21 @@ export function parseDestinationAnswer(body: unknown): TargetNodeInfo | string {
     social_community: info.social_community === true,
   };
   const incoming = text('incoming_url');
-  if (incoming) result.incoming_url = incoming;
+  if (incoming !== undefined && incoming !== '') {
+    if (!isHttpUrl(incoming)) return 'target_node_info.incoming_url is not an absolute http or https URL';
+    result.incoming_url = incoming;
+  }
   if (isRecord(info.filter_description)) result.filter_description = info.filter_description as FilterDescription;
   return result;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 /** Source step 4: the reason a connection is skipped (silently), or undefined to distribute. */

@@ -1,8 +1,7 @@
 /** `GET /destination` (spec "Distribution"): this node as a destination, plus what a source needs to replicate to it. */
 import type { NodeRepository } from '../../storage/node-repository.js';
 import { notBootstrapped } from '../../errors/app-error.js';
-import { INBOUND_PATH } from './inbound-proxy.js';
-import type { TargetNodeInfo } from './destination-info.js';
+import { INBOUND_PATH, type TargetNodeInfo } from './destination-info.js';
 import { withoutStoreFields } from '../../domain/resource-document.js';
 
 export class DestinationService {

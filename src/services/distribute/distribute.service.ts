@@ -12,8 +12,7 @@ import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
-import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
-import { INBOUND_PATH } from './inbound-proxy.js';
+import { INBOUND_PATH, activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
@@ -21,7 +20,7 @@ import type { ServiceSettings } from '../service-settings.js';
 import { publicFetchError } from '../../net/fetch-failure.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
-export const REPLICATION_FILTER = 'distribute/live_for_destination';
+const REPLICATION_FILTER = 'distribute/live_for_destination';
 const PEER_TIMEOUT_MS = 10_000;
 /** Renewed every third of this while a run lasts; a crashed holder blocks others this long at most. */
 const LEASE_TTL_MS = 90_000;
@@ -109,8 +108,14 @@ export class DistributeService {
     // The run's own start, so that /status, running_since and last_out_run.started agree.
     const lease = await this.leases.acquire(LEASE, this.holder, LEASE_TTL_MS, since);
     if (!lease.acquired) return { OK: true, error: '', running_since: lease.since };
+    let lost = false;
     const renewal = setInterval(() => {
-      this.leases.renew(LEASE, this.holder, LEASE_TTL_MS).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'distribution lease renewal failed'));
+      this.leases.renew(LEASE, this.holder, LEASE_TTL_MS).then((held) => {
+        // Renewals failed for a whole lease period and another process took the lease over: its
+        // run may overlap this one (replication is idempotent: work done twice, nothing lost).
+        if (!held && !lost) this.logger.warn({ since }, 'distribution lease lost while running: another node process may be running distribution at the same time');
+        lost ||= !held;
+      }, (error: unknown) => this.logger.warn({ err: describe(error) }, 'distribution lease renewal failed'));
     }, LEASE_TTL_MS / 3);
     renewal.unref();
     try {
@@ -194,7 +199,13 @@ export class DistributeService {
     if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
     const skip = skipReason(local, info, connection.gateway_connection === true);
     if (skip) return { ...base, outcome: 'skipped', reason: skip };
-    return this.replicateTo(url, info, base);
+    try {
+      return await this.replicateTo(url, info, base);
+    } catch (error) {
+      // A store failure (the destination's credentials, the replication) fails this destination
+      // only: the others' runs go on and the outcome of each is recorded.
+      return { ...base, outcome: 'failed', reason: error instanceof AppError && error.expose ? error.message : 'internal error', detail: describe(error) };
+    }
   }
 
   private async replicateTo(url: string, info: TargetNodeInfo, base: { connection_id: unknown; last_sync: string }): Promise<OutboundEntry> {

@@ -16,6 +16,7 @@
  * leaves one to retry, a 503, so the replicator sends the batch again (the stored part is then
  * a duplicate). The checkpoints (`_local`) and `_revs_diff` still go to the incoming database.
  */
+import { INBOUND_PATH } from './destination-info.js';
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
@@ -30,7 +31,6 @@ import type { InboundReceiver } from './inbound-receiver.js';
 import { holdsIllFormedText } from '../../domain/well-formed-text.js';
 import { isRecord } from '../../domain/is-record.js';
 
-export const INBOUND_PATH = '/incoming';
 const BODY_LIMIT = 256 * 1024 * 1024;
 
 /** 413 as CouchDB answers it (a replicator then splits its batch), in the JSON endpoints' words. */

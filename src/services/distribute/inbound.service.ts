@@ -42,12 +42,12 @@ export interface InboundResult { stored: number; duplicates: number; stale: numb
  * in total and send it on at the next distribution: the update, or the deletion, would be lost
  * on every node. Without two comparable timestamps nothing is judged stale.
  */
-export function isStaleCopy(held: StoredDoc, incoming: Record<string, unknown>): boolean {
+function isStaleCopy(held: StoredDoc, incoming: Record<string, unknown>): boolean {
   const order = compareTimestamps(incoming.update_timestamp, held.update_timestamp);
   return order !== undefined && order <= 0;
 }
 
-export function contentKey(doc: Record<string, unknown>): string {
+function contentKey(doc: Record<string, unknown>): string {
   try {
     return canonicalHash(doc, NUMBER_MODE_KEEP_INT);
   } catch {
@@ -84,6 +84,9 @@ export class InboundService {
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
     const replaced = envelopes.flatMap(({ doc }) => (Array.isArray(doc.replaces) ? doc.replaces : [])).filter((id): id is string => typeof id === 'string' && id.length > 0);
     const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
+    // Awaited after the first slice's checks: if those fail first, its own failure must not be
+    // left unhandled (Node ends the process on an unhandled rejection).
+    stateRead.catch(() => undefined);
     // A large batch is checked and written in slices, each written while the next is checked
     // (write-slices.ts): a replicator sends its next batch only when this one is answered.
     const size = sliceSize(envelopes.length, replaced.length > 0);
@@ -176,7 +179,7 @@ export class InboundService {
 
   /** Writes the decided entries and counts them; returns the optimistic writes that met a stored doc_ID. */
   private async store(accepted: Entry[], pass: Pass, result: InboundResult): Promise<Entry[]> {
-    const outcomes = await storeWithTombstones(this.intake.store, accepted, pass.state, pass.now, replacementRecheck(pass.nodeKeyIds, pass.policy));
+    const outcomes = await storeWithTombstones(this.intake.store, accepted, pass.state, pass.now, replacementRecheck(pass.nodeKeyIds, pass.policy), this.intake.logger);
     const conflicts: Entry[] = [];
     for (const [position, outcome] of outcomes.entries()) {
       const entry = accepted[position] as Entry;

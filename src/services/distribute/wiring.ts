@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Couch } from '../../storage/couch.js';
 import type { DatabaseNames } from '../../storage/databases.js';
+import type { ViewReader } from '../../storage/view-reader.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import { DistributionRepository, replicationSource } from '../../storage/distribution-outbound.js';
@@ -33,6 +34,8 @@ export interface Distribution {
 export interface DistributionInput {
   couch: Couch;
   names: DatabaseNames;
+  /** Bounded view reads (storage/view-reader.ts). */
+  views: ViewReader;
   nodes: NodeRepository;
   resources: ResourceRepository;
   checks: DocumentChecks;
@@ -50,8 +53,8 @@ export interface DistributionInput {
 
 export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
-  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, !input.embedded);
-  const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock });
+  const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, input.views, !input.embedded);
+  const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock, logger });
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
   const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings);
   return {

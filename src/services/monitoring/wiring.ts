@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { Registry } from 'prom-client';
 import type { Couch } from '../../storage/couch.js';
 import type { DatabaseNames } from '../../storage/databases.js';
+import type { ViewReader } from '../../storage/view-reader.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import { MonitoringRepository } from '../../storage/monitoring-repository.js';
@@ -20,6 +21,8 @@ export interface Monitoring { metrics: NodeMetrics; service: MonitoringService; 
 export interface MonitoringInput {
   couch: Couch;
   names: DatabaseNames;
+  /** Bounded view reads (storage/view-reader.ts). */
+  views: ViewReader;
   nodes: NodeRepository;
   resources: ResourceRepository;
   clock: Clock;
@@ -48,7 +51,7 @@ function dashboardAssets(projectRoot: string): Map<string, Asset> {
 
 export function buildMonitoring(input: MonitoringInput): Monitoring {
   const metrics = new NodeMetrics(new Registry(), input.store);
-  const store = new MonitoringRepository(input.couch, input.names);
+  const store = new MonitoringRepository(input.couch, input.names, input.views);
   const service = new MonitoringService(metrics, store, input.nodes, input.resources, new DailyCounts(store, input.clock), input.store);
   return { metrics, service, assets: dashboardAssets(input.projectRoot), nodeName: input.nodeName };
 }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
+import type { Next } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext, NodeState } from '../../http/context.js';
 import { sendHarvestAnswer } from '../harvest/harvest.routes.js';
@@ -62,13 +63,36 @@ export function sendOaiFailure(ctx: NodeContext, error: unknown): void {
   ctx.body = unavailable ? `The OAI-PMH service is temporarily unavailable (${error.message}); retry later.\n` : 'Internal error.\n';
 }
 
+/** Whether credentials are needed could not be decided (the service description unreadable). */
+class AccessUndecided extends Error {
+  constructor(readonly reason: unknown) {
+    super('the OAI-PMH access rule could not be read');
+  }
+}
+
 export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
   // An OAI-PMH description that asks for basicauth restricts harvesting to the node's accounts
   // (OAI-PMH 2.0 §3.1.2.2 leaves access control to HTTP). An inactive service is not asked about
   // credentials: the route answers its own plain-text 503 (sendOaiFailure).
+  // A description that cannot be read now (the store unavailable) does not count as "no
+  // credentials needed", which served a restricted service to anyone whenever this read failed
+  // and the handler's own succeeded: the request gets OAI-PMH's 503 instead.
   const required = credentialsRequired(settings, 'oai_pmh');
-  const restricted = gate.can('publish', { when: () => required().catch(() => false) });
+  const guarded = gate.can('publish', {
+    when: () => required().catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'service_inactive') return false;
+      throw new AccessUndecided(error);
+    }),
+  });
+  const restricted = async (ctx: NodeContext, next: Next): Promise<void> => {
+    try {
+      await guarded(ctx, next);
+    } catch (error) {
+      if (!(error instanceof AccessUndecided)) throw error;
+      sendOaiFailure(ctx, error.reason);
+    }
+  };
   const parseForm = bodyParser({ enableTypes: ['form'], formLimit: FORM_LIMIT });
   router.get('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => pairsOf(ctx.querystring)));
   router.post('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => {

@@ -4,6 +4,7 @@
  * the spec's suggested wording. Inbound distribution runs the same checks on stored-form
  * documents, without the anonymous-submission check (the destination process does not list it).
  */
+import type { Logger } from 'pino';
 import type { NodePolicy } from '../../config/index.js';
 import type { EnvelopeValidator } from '../../validation/envelope-validator.js';
 import type { DocumentFilter, FilterDescription } from '../../domain/filters.js';
@@ -153,4 +154,6 @@ export interface DocumentIntake {
   checks: DocumentChecks;
   publicUrl: string;
   clock: Clock;
+  /** For what a document's answer cannot say (a tombstone left unwritten: replacement-writes.ts). */
+  logger: Logger;
 }

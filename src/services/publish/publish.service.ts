@@ -149,6 +149,9 @@ export class PublishService {
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch.
     const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
+    // Awaited after the first slice's checks: if those fail first, its own failure must not be
+    // left unhandled (Node ends the process on an unhandled rejection).
+    stateRead.catch(() => undefined);
     // A large batch of documents that replace nothing is checked and written in slices (write-slices.ts).
     const size = sliceSize(documents.length, dryRun || replaced.length > 0);
     let batch: Batch | undefined;
@@ -307,7 +310,7 @@ export class PublishService {
   }
 
   private store(accepted: Accepted[], batch: Batch): Promise<WriteOutcome[]> {
-    return storeWithTombstones(this.intake.store, accepted, batch.state, batch.now, replacementRecheck(batch.nodeKeyIds, batch.context.policy, batch.account));
+    return storeWithTombstones(this.intake.store, accepted, batch.state, batch.now, replacementRecheck(batch.nodeKeyIds, batch.context.policy, batch.account), this.intake.logger);
   }
 
   /**

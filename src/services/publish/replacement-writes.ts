@@ -3,6 +3,7 @@
  * transitions": a replaced original is superseded by a tombstone "only if the policy permits and
  * none exists yet"). The policy itself is src/domain/replacement.ts.
  */
+import type { Logger } from 'pino';
 import type { NodePolicy } from '../../config/index.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -53,7 +54,7 @@ const TOMBSTONE_ROUNDS = 4;
  * One _bulk_docs for the accepted documents, then one for the tombstones of the originals they
  * replace. Outcomes are aligned with `accepted`.
  */
-export async function storeWithTombstones(store: ResourceRepository, accepted: AcceptedWrite[], state: Map<string, StoredDoc>, now: string, recheck: ReplacementRecheck): Promise<WriteOutcome[]> {
+export async function storeWithTombstones(store: ResourceRepository, accepted: AcceptedWrite[], state: Map<string, StoredDoc>, now: string, recheck: ReplacementRecheck, logger: Logger): Promise<WriteOutcome[]> {
   const toWrite = accepted.filter((entry) => entry.write !== false);
   const written = await store.bulkWrite(toWrite.map((entry) => entry.doc));
   const byEntry = new Map<AcceptedWrite, WriteOutcome>();
@@ -77,7 +78,9 @@ export async function storeWithTombstones(store: ResourceRepository, accepted: A
       tombstoned.add(id);
     }
   }
-  await writeTombstones(store, tombstones, now, recheck);
+  const unwritten = await writeTombstones(store, tombstones, now, recheck);
+  // The replacements are stored and answered OK; an original left live beside one is for the operator to see.
+  if (unwritten.length > 0) logger.warn({ originals: unwritten.slice(0, 20), count: unwritten.length }, 'tombstones not written: these replaced originals stay live beside their replacements');
   return accepted.map((entry) => byEntry.get(entry) ?? { ok: true });
 }
 
@@ -91,15 +94,20 @@ interface Tombstone { entry: AcceptedWrite; doc: StoredDoc }
  * tombstoned meanwhile keeps that tombstone (first one wins). Dropping the lost tombstone left the
  * replacement and the updated original both live (an audit: 3 of 8 such races).
  */
-async function writeTombstones(store: ResourceRepository, tombstones: Tombstone[], now: string, recheck: ReplacementRecheck): Promise<void> {
+async function writeTombstones(store: ResourceRepository, tombstones: Tombstone[], now: string, recheck: ReplacementRecheck): Promise<string[]> {
+  const unwritten: string[] = [];
   let pending = tombstones;
-  for (let round = 1; pending.length > 0 && round <= TOMBSTONE_ROUNDS; round += 1) {
+  for (let round = 1; pending.length > 0; round += 1) {
+    if (round > TOMBSTONE_ROUNDS) return [...unwritten, ...pending.map((tombstone) => tombstone.doc._id)];
     const outcomes = await store.bulkWrite(pending.map((tombstone) => tombstone.doc));
-    const lost = pending.filter((_, position) => {
+    const lost: Tombstone[] = [];
+    for (const [position, tombstone] of pending.entries()) {
       const outcome = outcomes[position];
-      return outcome !== undefined && !outcome.ok && outcome.error === 'conflict';
-    });
-    if (lost.length === 0) return;
+      if (outcome?.ok) continue;
+      if (outcome?.error === 'conflict') lost.push(tombstone);
+      else unwritten.push(tombstone.doc._id);
+    }
+    if (lost.length === 0) return unwritten;
     const current = await store.getMany(lost.map((tombstone) => tombstone.doc._id));
     pending = [];
     for (const { entry, doc } of lost) {
@@ -108,4 +116,5 @@ async function writeTombstones(store: ResourceRepository, tombstones: Tombstone[
       pending.push({ entry, doc: { ...buildTombstone(original, entry.doc, entry.signature, now), _rev: original._rev } });
     }
   }
+  return unwritten;
 }
