@@ -69,6 +69,13 @@ module.exports = {
       to: { path: 'node_modules/(koa|@koa)/' },
     },
     {
+      name: 'no-http-reachable-from-use-cases',
+      comment: 'nor through another module: a use case that imports from http/ depends on Koa by way of it (SWORD took its 403 from the gate)',
+      severity: 'error',
+      from: { path: '^src/services/.+\\.service\\.ts$' },
+      to: { path: '^src/http/', reachable: true },
+    },
+    {
       name: 'no-db-or-koa-in-protocol',
       comment: 'protocol/ builds documents from plain data: no database, no Koa',
       severity: 'error',

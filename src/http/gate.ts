@@ -11,7 +11,7 @@
  */
 import type { Middleware } from 'koa';
 import type { Account, AccountRole } from '../storage/account-repository.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, missingRole } from '../errors/app-error.js';
 import type { NodeContext, NodeState } from './context.js';
 
 /** What a route may need, and the account role that grants it (spec "Authentication"). */
@@ -35,10 +35,6 @@ export interface CanOptions {
 }
 
 /** The 403 of an authenticated account without the role a request needs: it names the role. */
-export function missingRole(account: Account, role: AccountRole): AppError {
-  return new AppError(403, 'forbidden', `account ${account.name} does not hold the role ${role} (it holds: ${account.roles.join(', ') || 'none'})`);
-}
-
 export class Gate {
   constructor(private readonly identify: Identify) {}
 

@@ -10,7 +10,7 @@ import { AppError } from '../errors/app-error.js';
  * A body is read as JSON only when it says it is JSON (RFC 8259 §11: application/json, any
  * parameters such as charset; or a +json type): anything else is a 415, before it is read.
  */
-export function requireJsonType(ctx: NodeContext): void {
+function requireJsonType(ctx: NodeContext): void {
   const hasBody = ctx.request.length ? ctx.request.length > 0 : ctx.get('transfer-encoding') !== '';
   if (!hasBody) return;
   if (ctx.is('application/json', '+json') === false || !ctx.get('content-type')) {

@@ -5,7 +5,7 @@
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text safe to put in an XML document: characters XML cannot carry are replaced by U+FFFD. */
-export function xmlSafe(text: string): string {
+function xmlSafe(text: string): string {
   return text.replace(INVALID_XML_CHARS, '\uFFFD');
 }
 

@@ -120,19 +120,11 @@ async function retiredDesignDocsStored(couch: Couch, names: DatabaseNames, retir
 async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<{ nodeId: string; changed: string[] }> {
   const { config, publicUrl } = input;
   const changed: string[] = [];
-  const tracked = (id: string, build: (existing: StoredDoc | undefined) => StoredDoc) => {
-    let before: unknown;
-    return {
-      build: (existing: StoredDoc | undefined): StoredDoc => { before = existing?._rev; return build(existing); },
-      note: (after: StoredDoc): void => { if (before !== undefined && after._rev !== before) changed.push(id); },
-    };
-  };
   const reconcile = async (db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> => {
-    const watch = tracked(id, build);
     const method = db === 'node' ? 'reconcileNodeDoc' : db === 'community' ? 'reconcileCommunityDoc' : 'reconcileNetworkDoc';
-    const stored = await repo[method](id, watch.build);
-    watch.note(stored);
-    return stored;
+    const { doc, replaced } = await repo[method](id, build);
+    if (replaced) changed.push(id);
+    return doc;
   };
   const node = await reconcile('node', NODE_DESCRIPTION_ID, (existing) =>
     buildNodeDescription(config, typeof existing?.node_id === 'string' ? existing.node_id : newId()));

@@ -33,17 +33,20 @@ function sameContent(a: StoredDoc, b: StoredDoc): boolean {
   return isDeepStrictEqual(stored(a), stored(b));
 }
 
+/** A reconciled document, and whether this call replaced a stored version that had other content. */
+export interface Reconciled { doc: StoredDoc; replaced: boolean }
+
 /**
  * Writes `build(existing)` unless the stored document already has that content. On a conflict
  * (another node process wrote it first) it re-reads and tries again, so concurrent start-ups converge.
  */
-export async function reconcileDoc(db: DocumentScope<unknown>, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+export async function reconcileDoc(db: DocumentScope<unknown>, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
   for (let attempt = 0; ; attempt += 1) {
     const existing = await getOrUndefined(db, id);
     const wanted = build(existing);
-    if (existing && sameContent(existing, wanted)) return existing;
+    if (existing && sameContent(existing, wanted)) return { doc: existing, replaced: false };
     const written = await writeOne(db, { ...wanted, _id: id, ...(existing?._rev ? { _rev: existing._rev } : {}) }, `write ${id}`);
-    if (written.ok) return { ...wanted, _id: id, _rev: written.rev };
+    if (written.ok) return { doc: { ...wanted, _id: id, _rev: written.rev }, replaced: existing !== undefined };
     if (attempt >= 3) throw mapCouchError({ statusCode: 409 }, `write ${id}`);
   }
 }

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined, reconcileDoc, createOnce, type StoredDoc } from './documents.js';
+import { getOrUndefined, reconcileDoc, createOnce, type Reconciled, type StoredDoc } from './documents.js';
 import { FollowedDocuments } from './followed-documents.js';
 import {
   NODE_DESCRIPTION_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
@@ -116,19 +116,19 @@ export class NodeRepository {
     return this.nodeDocsOfType('connection_description');
   }
 
-  reconcileNodeDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+  reconcileNodeDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
     return this.reconcile('node', id, build);
   }
 
-  reconcileCommunityDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+  reconcileCommunityDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
     return this.reconcile('community', id, build);
   }
 
-  reconcileNetworkDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+  reconcileNetworkDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
     return this.reconcile('network', id, build);
   }
 
-  private async reconcile(db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> {
+  private async reconcile(db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
     try {
       return await reconcileDoc(this[db], id, build);
     } finally {

@@ -234,7 +234,7 @@ function assertEnvelope(doc: unknown): asserts doc is Record<string, unknown> {
 }
 
 /** The stripped and normalised envelope, ready for {@link bencode}. Does not modify `doc`. */
-export function normaliseEnvelope(doc: unknown, mode: NumberMode = NUMBER_MODE_NULL): BencodeValue {
+function normaliseEnvelope(doc: unknown, mode: NumberMode = NUMBER_MODE_NULL): BencodeValue {
   assertEnvelope(doc);
   const stripped: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {

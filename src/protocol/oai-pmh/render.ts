@@ -22,7 +22,7 @@ import {
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
-export function usesExtension(response: OaiResponse): boolean {
+function usesExtension(response: OaiResponse): boolean {
   const attributes = response.request.attributes ?? {};
   if ('by_doc_ID' in attributes || 'by_resource_ID' in attributes) return true;
   const { body } = response;

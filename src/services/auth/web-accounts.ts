@@ -16,7 +16,7 @@ export class Refusal extends Error {
   constructor(readonly status: number, message: string) { super(message); }
 }
 
-export const MAX_TOKENS = 10;
+const MAX_TOKENS = 10;
 const MAX_LABEL = 60;
 
 export class WebAccounts {

@@ -65,7 +65,7 @@ export function lowerBound(value: string): string {
 }
 
 /** The last node_timestamp a datestamp covers (a whole day or a whole second: until is inclusive). */
-export function upperBound(value: string): string {
+function upperBound(value: string): string {
   return value.length === 10 ? `${value}T23:59:59.999999Z` : `${value.slice(0, 19)}.999999Z`;
 }
 

@@ -24,7 +24,7 @@ export function selectionOf(bounds: TimeBounds, schema: string | undefined, earl
 /** oai_dc is available for every record (src/services/oai-pmh/oai-dc.ts): its list is every document. */
 const EVERY_DOCUMENT = 'oai_dc';
 
-export function rangeOf(selection: Selection): ViewRange {
+function rangeOf(selection: Selection): ViewRange {
   const { schema, from, until } = selection;
   if (schema === undefined || schema === EVERY_DOCUMENT) return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
   return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [schema, from] : [schema], end: [schema, until, {}] };

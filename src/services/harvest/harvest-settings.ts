@@ -33,7 +33,7 @@ export interface HarvestSettings {
 const MAX_PAGE = 1000;
 const DEFAULT_PAGE = 100;
 
-export function jsonPrefixesOf(data: Record<string, unknown> | undefined): string[] {
+function jsonPrefixesOf(data: Record<string, unknown> | undefined): string[] {
   const formats = Array.isArray(data?.metadataformats) ? data.metadataformats as unknown[] : [];
   return formats.flatMap((entry) => {
     const prefix = (entry as { metadataFormat?: { metadataPrefix?: unknown } } | null)?.metadataFormat?.metadataPrefix;

@@ -7,6 +7,7 @@
  * turns into cannotDisseminateFormat (GetRecord) or skips (both lists alike); data that is not
  * XML is served as it is (resourceDataElement).
  */
+import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
 import { resourceDataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
@@ -44,15 +45,7 @@ export class MetadataSource {
 
   /** Emits many documents in format `prefix`, a few fetches at a time (linked payloads are network round trips). */
   async emitAll(docs: StoredDoc[], prefix: string, allowPrivate: boolean, concurrency = 8): Promise<Fragment[]> {
-    const results: Fragment[] = new Array<Fragment>(docs.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < docs.length) {
-        const index = next++;
-        results[index] = await this.emitAs(docs[index] as StoredDoc, prefix, allowPrivate);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, docs.length) }, worker));
-    return results;
+    const turns = new ConcurrencyLimit(concurrency);
+    return Promise.all(docs.map((doc) => turns.run(() => this.emitAs(doc, prefix, allowPrivate))));
   }
 }

@@ -8,7 +8,7 @@ import type { ServiceSettings } from '../service-settings.js';
 import { listResponseDate, responseDate } from '../harvest/harvest-dates.js';
 import { loadHarvestSettings } from '../harvest/harvest-settings.js';
 import { OaiError } from './oai-errors.js';
-import { parseOaiRequest, type OaiRequest } from './verbs.js';
+import { namesListVerb, parseOaiRequest, type OaiRequest } from './verbs.js';
 import { getRecord } from './get-record.js';
 import { list } from './list.js';
 import { identify, listMetadataFormats, listSets } from './describe.js';
@@ -74,7 +74,6 @@ export class OaiPmhService {
     }
     const attributes = request ? { verb: request.verb, ...request.args } : undefined;
     // A list's answer, its errors too (noRecordsMatch is where the next harvest starts from).
-    const listed = pairs.some(([name, value]) => name === 'verb' && (value === 'ListRecords' || value === 'ListIdentifiers'));
-    return { kind: 'xml', response: { responseDate: listed ? listResponseDate(now) : responseDate(now), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
+    return { kind: 'xml', response: { responseDate: namesListVerb(pairs) ? listResponseDate(now) : responseDate(now), request: { baseURL, ...(attributes ? { attributes } : {}) }, body, extensionSchema: context.extensionSchema } };
   }
 }

@@ -24,7 +24,8 @@ const ARGUMENT_SYNTAX: Record<string, { valid: (value: string) => boolean; rule:
 export const VERBS = ['Identify', 'ListMetadataFormats', 'ListSets', 'GetRecord', 'ListIdentifiers', 'ListRecords'] as const;
 export type Verb = typeof VERBS[number];
 
-export interface VerbRule { required: string[]; optional: string[]; exclusive?: string }
+/** `lists`: the verb lists records, pinned to the request's instant (its responseDate trails the pin: harvest-dates.ts). */
+export interface VerbRule { required: string[]; optional: string[]; exclusive?: string; lists?: true }
 
 export const VERB_TABLE: Record<Verb, VerbRule> = {
   Identify: { required: [], optional: [] },
@@ -33,13 +34,18 @@ export const VERB_TABLE: Record<Verb, VerbRule> = {
   ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
   // LR extension: by_doc_ID / by_resource_ID; checked in the spec's order (identifier, then metadataPrefix).
   GetRecord: { required: ['identifier', 'metadataPrefix'], optional: ['by_doc_ID', 'by_resource_ID'] },
-  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
-  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
+  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken', lists: true },
+  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken', lists: true },
 };
 
 export interface OaiRequest { verb: Verb; args: Record<string, string> }
 
 const isVerb = (value: string): value is Verb => (VERBS as readonly string[]).includes(value);
+
+/** Whether the pairs name a verb that lists records, read from the pairs so that a refused request's answer is dated by the same rule. */
+export function namesListVerb(pairs: [string, string][]): boolean {
+  return pairs.some(([name, value]) => name === 'verb' && isVerb(value) && VERB_TABLE[value].lists === true);
+}
 
 /** Checks the argument pairs of a request (query string or form body) against the table. */
 export function parseOaiRequest(pairs: [string, string][]): OaiRequest {

@@ -12,8 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, AccountRepository } from '../../storage/account-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
-import { missingRole } from '../../http/gate.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError, missingRole } from '../../errors/app-error.js';
 import { PublishRefused, type PublishService } from '../publish/publish.service.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { SERVICE_CATALOGUE } from '../../domain/service-descriptions.js';
