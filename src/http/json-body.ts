@@ -46,7 +46,7 @@ export function bodyRefusal(error: unknown, limitBytes: number | undefined, sett
  * value recursively does not: the embedded store (PouchDB) answers a document nested about
  * 10,000 deep with "RangeError: Maximum call stack size exceeded" (issue 14, generated bad input).
  */
-export function nestsDeeperThan(text: Uint8Array, limit: number): boolean {
+export function textNestsDeeperThan(text: Uint8Array, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {

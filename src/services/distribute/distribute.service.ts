@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Clock } from '../../domain/timestamps.js';
 import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -88,6 +89,7 @@ export class DistributeService {
     private readonly leases: LeaseRepository,
     private readonly metrics: NodeMetrics,
     private readonly settings: ServiceSettings,
+    private readonly clock: Clock = () => new Date(),
   ) {}
 
   /**
@@ -98,7 +100,7 @@ export class DistributeService {
     // A description that says the service is not active: 503, for POST /distribute and a scheduled run alike.
     await this.settings.of('distribute');
     if (this.running) return { OK: true, error: '', running_since: this.running.since };
-    const since = new Date().toISOString();
+    const since = this.clock().toISOString();
     const done = this.leased(since).finally(() => { this.running = undefined; });
     this.running = { since, done };
     return done;
@@ -137,7 +139,7 @@ export class DistributeService {
    * is seen there, not only in the log. A failure to record is logged, never the run's outcome.
    */
   private async recordRun(started: string, answer: { OK: boolean; error: string }): Promise<void> {
-    const run = { started, finished: new Date().toISOString(), OK: answer.OK, ...(answer.OK ? {} : { error: answer.error }) };
+    const run = { started, finished: this.clock().toISOString(), OK: answer.OK, ...(answer.OK ? {} : { error: answer.error }) };
     await this.repo.recordRun(run).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not record the distribution run'));
   }
 

@@ -25,7 +25,7 @@ import type { Gate } from '../../http/gate.js';
 import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { AppError } from '../../errors/app-error.js';
-import { nestsDeeperThan } from '../../http/json-body.js';
+import { textNestsDeeperThan } from '../../http/json-body.js';
 import { MAX_NESTING } from '../../domain/nesting.js';
 import type { InboundReceiver } from './inbound-receiver.js';
 import { holdsIllFormedText } from '../../domain/well-formed-text.js';
@@ -130,7 +130,7 @@ export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundRece
     }
     const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
     const body = hasBody ? await readBody(ctx.req, ctx.request.length) : undefined;
-    if (body && nestsDeeperThan(body, MAX_NESTING)) throw new AppError(400, 'invalid_request', `request body nests deeper than ${MAX_NESTING} levels`);
+    if (body && textNestsDeeperThan(body, MAX_NESTING)) throw new AppError(400, 'invalid_request', `request body nests deeper than ${MAX_NESTING} levels`);
     if (body && (segments[0] === '_revs_diff' || segments[0] === '_missing_revs')) checkRevisionQuery(body, segments[0]);
     if (body && segments[0] === '_bulk_docs') {
       const bulk = bulkDocsOf(body);

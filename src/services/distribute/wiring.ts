@@ -56,7 +56,7 @@ export function buildDistribution(input: DistributionInput): Distribution {
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, input.views, !input.embedded);
   const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock, logger });
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
-  const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings);
+  const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings, input.clock);
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),
