@@ -5,7 +5,7 @@
  * (XML)"). Protocol errors are answers too (`OK: false`); anything else is thrown.
  */
 import { listResponseDate, responseDate } from './harvest-dates.js';
-import { HarvestError, flagArg, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
+import { HarvestError, flagArg, isListVerb, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
 import { WholeList, envelopeChunks } from './harvest-whole-list.js';
 
@@ -37,7 +37,7 @@ function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
     // The lookup that was made: by_resource_ID defaults to true unless by_doc_ID was sent true.
     return { identifier: args.request_ID ?? null, by_doc_ID: echoFlag(args, 'by_doc_ID', () => false), by_resource_ID: echoFlag(args, 'by_resource_ID', () => !byDocIdSent(args)) };
   }
-  if (verb === 'listrecords' || verb === 'listidentifiers') {
+  if (isListVerb(verb)) {
     return { from: args.from ?? null, until: args.until ?? null, ...(args.resumption_token !== undefined ? { resumption_token: args.resumption_token } : {}) };
   }
   return {};
@@ -64,7 +64,7 @@ export async function answerHarvest(service: HarvestService, verb: HarvestVerb, 
   // list's responseDate trails it (harvest-dates.ts, listResponseDate), so a harvester that asks
   // next `from` the responseDate (OAI-PMH harvesting guidelines) misses nothing stored meanwhile.
   const now = service.now();
-  const stamp = (): string => (verb === 'listrecords' || verb === 'listidentifiers' ? listResponseDate(now) : responseDate(now));
+  const stamp = (): string => (isListVerb(verb) ? listResponseDate(now) : responseDate(now));
   try {
     const args = readArgs(verb, await raw());
     Object.assign(request, echo(verb, args));

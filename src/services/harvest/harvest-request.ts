@@ -8,6 +8,11 @@ import { parseSpecBoolean } from '../../domain/spec-boolean.js';
 
 export const HARVEST_VERBS = ['getrecord', 'listrecords', 'listidentifiers', 'identify', 'listmetadataformats', 'listsets'] as const;
 export type HarvestVerb = typeof HARVEST_VERBS[number];
+
+/** The verbs that list records: pinned to the request's instant, their answers dated by the pin (harvest-dates.ts), their range echoed. */
+export function isListVerb(verb: HarvestVerb): verb is 'listrecords' | 'listidentifiers' {
+  return verb === 'listrecords' || verb === 'listidentifiers';
+}
 export type HarvestCode = 'badArgument' | 'badResumptionToken' | 'idDoesNotExist' | 'noRecordsMatch' | 'noSetHierarchy';
 
 /** A harvest protocol error: `{"OK": false, "error": code}` (spec "Errors"). */

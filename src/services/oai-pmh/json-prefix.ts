@@ -10,6 +10,7 @@ import { answerHarvest, type HarvestAnswer } from '../harvest/harvest-answer.js'
 import { HarvestError, type HarvestVerb } from '../harvest/harvest-request.js';
 import type { HarvestService } from '../harvest/harvest.service.js';
 import type { OaiRequest } from './verbs.js';
+import { namesJsonPrefix } from './oai-context.js';
 
 const HARVEST_VERB: Partial<Record<OaiRequest['verb'], HarvestVerb>> = { GetRecord: 'getrecord', ListRecords: 'listrecords', ListIdentifiers: 'listidentifiers' };
 
@@ -17,8 +18,8 @@ const HARVEST_VERB: Partial<Record<OaiRequest['verb'], HarvestVerb>> = { GetReco
 export function isJsonRequest(request: OaiRequest, jsonPrefixes: string[]): boolean {
   const verb = HARVEST_VERB[request.verb];
   if (verb === undefined) return false;
-  const prefix = request.args.metadataPrefix?.toLowerCase();
-  if (prefix !== undefined) return jsonPrefixes.some((json) => json.toLowerCase() === prefix);
+  const prefix = request.args.metadataPrefix;
+  if (prefix !== undefined) return namesJsonPrefix(jsonPrefixes, prefix);
   const token = request.args.resumptionToken;
   return token !== undefined && peekPayload(token)?.s === `harvest:${verb}`;
 }

@@ -11,13 +11,12 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { OaiBody, OaiHeader, OaiRecord, OaiToken } from '../../protocol/oai-pmh/response.js';
 import { checkDateRange, responseDate } from '../harvest/harvest-dates.js';
 import { headerOf } from '../harvest/harvest-records.js';
-import { oaiIdentifierOf } from '../../protocol/oai-pmh/identifiers.js';
 import { publicForm } from '../../domain/resource-document.js';
 import { selectPage, selectionOf } from '../harvest/harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from '../harvest/harvest-paging.js';
 import type { HarvestRow } from '../../storage/harvest-repository.js';
 import { BadArgument, BadResumptionToken, NoRecordsMatch, NoSetHierarchy } from './oai-errors.js';
-import { checkPrefix, isJsonPrefix, showDeleted, type OaiContext } from './oai-context.js';
+import { asOaiHeader, checkPrefix, isJsonPrefix, showDeleted, type OaiContext } from './oai-context.js';
 
 type ListVerb = 'ListRecords' | 'ListIdentifiers';
 
@@ -31,8 +30,7 @@ function start(args: Record<string, string>, context: OaiContext): ListState {
 }
 
 function rowHeader(row: HarvestRow, context: OaiContext): OaiHeader {
-  const header = headerOf(row.id, String(row.key[row.key.length - 2]), row.deleted, context.settings.granularity);
-  return { identifier: oaiIdentifierOf(header.identifier), datestamp: header.datestamp, deleted: row.deleted };
+  return asOaiHeader(headerOf(row.id, String(row.key[row.key.length - 2]), row.deleted, context.settings.granularity));
 }
 
 interface Item { row: HarvestRow; record: OaiRecord }

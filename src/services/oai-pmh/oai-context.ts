@@ -7,7 +7,7 @@ import { METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
 import type { OaiHeader } from '../../protocol/oai-pmh/response.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import type { HarvestSettings } from '../harvest/harvest-settings.js';
-import { headerOfDoc } from '../harvest/harvest-records.js';
+import { headerOfDoc, type RecordHeader } from '../harvest/harvest-records.js';
 import type { MetadataSource } from './metadata.js';
 import { BadArgument } from './oai-errors.js';
 import { docIdCandidates, oaiIdentifierOf } from '../../protocol/oai-pmh/identifiers.js';
@@ -35,7 +35,13 @@ export function showDeleted(context: OaiContext): boolean {
 
 /** Case-insensitive, as the oai-pmh/by_schema view lower-cases payload_schema. */
 export function isJsonPrefix(context: OaiContext, prefix: string): boolean {
-  return context.settings.jsonPrefixes.some((json) => json.toLowerCase() === prefix.toLowerCase());
+  return namesJsonPrefix(context.settings.jsonPrefixes, prefix);
+}
+
+/** Whether `prefix` is one of the JSON prefixes, case-insensitively (the one comparison of both places that ask). */
+export function namesJsonPrefix(jsonPrefixes: string[], prefix: string): boolean {
+  const wanted = prefix.toLowerCase();
+  return jsonPrefixes.some((json) => json.toLowerCase() === wanted);
 }
 
 export function checkPrefix(prefix: string): string {
@@ -44,7 +50,11 @@ export function checkPrefix(prefix: string): string {
 }
 
 export function oaiHeader(doc: StoredDoc, context: OaiContext): OaiHeader {
-  const header = headerOfDoc(doc, context.settings.granularity);
+  return asOaiHeader(headerOfDoc(doc, context.settings.granularity));
+}
+
+/** A Basic Harvest record header in OAI-PMH's form: the identifier as an xs:anyURI (identifiers.ts). */
+export function asOaiHeader(header: RecordHeader): OaiHeader {
   return { identifier: oaiIdentifierOf(header.identifier), datestamp: header.datestamp, deleted: header.status === 'deleted' };
 }
 
