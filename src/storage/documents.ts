@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DocumentScope } from 'nano';
 import { isNotFound, mapCouchError } from './couch.js';
-import { writeOne } from './settled-writes.js';
+import { liveVersions, shardCopies, writeOne } from './settled-writes.js';
 
 export type StoredDoc = Record<string, unknown> & { _id: string; _rev?: string };
 
@@ -57,20 +57,75 @@ export async function reconcileDoc(db: DocumentScope<unknown>, id: string, build
  * `_local/` id at once both answer 201 and the shard copies can keep different values for good
  * (measured on the fixture: 4 of 40 pairs, which is how two processes started together kept two
  * token secrets), where an ordinary document's concurrent creation is settled (settled-writes.ts).
- * `create` runs at most once.
+ * `create` runs at most once. The document carries `created_at` (settledCreation).
  */
 export async function createOnce(db: DocumentScope<unknown>, id: string, create: () => Promise<Record<string, unknown>> | Record<string, unknown>): Promise<StoredDoc> {
   let created: Record<string, unknown> | undefined;
   for (let attempt = 0; ; attempt += 1) {
-    const existing = await getOrUndefined(db, id);
+    const existing = await settledCreation(db, id);
     if (existing) return existing;
     created ??= await create();
-    const doc: StoredDoc = { ...created, _id: id };
+    const doc: StoredDoc = { ...created, _id: id, created_at: new Date().toISOString() };
     const written = await writeOne(db, doc, `create ${id}`);
     if (written.ok) return { ...doc, _rev: written.rev };
     // Lost to another creator: its document is read on the next turn. Both can lose only when
     // both writes were contested and withdrawn (cluster copies down): a short pause, then again.
     if (attempt >= 4) throw mapCouchError({ statusCode: 409 }, `create ${id}`);
-    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    await pause(20 + Math.random() * 80);
   }
+}
+
+/**
+ * How long after its creation a created-once document may still be contested: a settled write
+ * reads back and withdraws within milliseconds, a few hundred on a loaded cluster.
+ */
+export const CREATION_SETTLES_MS = 1500;
+/** Reads of a document with several live versions before CouchDB's own winner is taken. */
+const CONTESTED_READS = 30;
+
+/**
+ * The created-once document as it will stay. A process that read it while its creation was
+ * contested (two first versions, one about to be withdrawn) kept the loser's value for good: a
+ * cluster audit saw one of three processes started together keep another token secret. So every
+ * copy's live versions are read (liveVersions); while there are several it reads again, and a
+ * single version younger than CREATION_SETTLES_MS is read again once that age is reached (a
+ * competitor that had not reached any copy yet shows by then). Documents written before
+ * `created_at` existed are as old as can be. A creator that died before withdrawing its losing
+ * version leaves both for good: CouchDB's winner is taken (highest revision), as every reader will.
+ */
+async function settledCreation(db: DocumentScope<unknown>, id: string): Promise<StoredDoc | undefined> {
+  // One copy (the embedded store, a single CouchDB): no write is ever contested, a read is final.
+  const copies = await shardCopies(db);
+  if (copies === 1) return getOrUndefined(db, id);
+  for (let read = 1; ; read += 1) {
+    const live = await liveVersions(db, id, copies);
+    if (live.length === 0) return undefined;
+    if (live.length > 1) {
+      if (read >= CONTESTED_READS) return couchWinner(live);
+      await pause(100);
+      continue;
+    }
+    const only = live[0] as StoredDoc;
+    const age = Date.now() - Date.parse(String(only.created_at));
+    // A creation time ahead of this clock (skew between hosts) waits one window at most.
+    if (!(age < CREATION_SETTLES_MS) || read > 1) return only;
+    await pause(Math.min(CREATION_SETTLES_MS - age, CREATION_SETTLES_MS) + 50);
+  }
+}
+
+/** CouchDB's choice among live versions: the longest revision history, then the highest revision id. */
+function couchWinner(live: StoredDoc[]): StoredDoc {
+  const order = (doc: StoredDoc): [number, string] => {
+    const [position = '0', hash = ''] = String(doc._rev).split('-');
+    return [Number(position), hash];
+  };
+  return [...live].sort((a, b) => {
+    const [pa, ha] = order(a);
+    const [pb, hb] = order(b);
+    return pb - pa || (hb > ha ? 1 : hb < ha ? -1 : 0);
+  })[0] as StoredDoc;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

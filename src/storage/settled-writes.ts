@@ -40,7 +40,7 @@ export async function bulkWrite(db: DocumentScope<unknown>, docs: StoredDoc[]): 
   });
   const accepted = answers.flatMap((answer, index) => (answer.accepted === true && results[index]?.ok ? [index] : []));
   if (accepted.length === 0) return results;
-  const copies = await copiesOf(db);
+  const copies = await shardCopies(db);
   // With copies down every write of a batch is accepted: its reads back go a few at a time.
   const reads = new ConcurrencyLimit(SETTLE_READS_AT_ONCE);
   await Promise.all(accepted.map((index) => reads.run(async () => {
@@ -60,7 +60,7 @@ export async function writeOne(db: DocumentScope<unknown>, doc: StoredDoc, what:
 }
 
 /** The database's shard copies (CouchDB's `cluster.n`; 1 on the embedded store, which has none). */
-async function copiesOf(db: DocumentScope<unknown>): Promise<number> {
+export async function shardCopies(db: DocumentScope<unknown>): Promise<number> {
   const info = await inStore('read database information', () => db.info()) as { cluster?: { n?: unknown } };
   const n = info.cluster?.n;
   return typeof n === 'number' && n >= 1 ? n : 1;
@@ -100,10 +100,19 @@ const RESTORE_ROUNDS = 2;
 
 /** The document's live leaf revisions, merged from every copy. */
 async function liveRevisions(db: DocumentScope<unknown>, id: string, copies: number): Promise<string[]> {
+  return (await liveLeaves(db, id, copies)).map((doc) => String(doc._rev));
+}
+
+/** The document's live versions (one, or several while a write is contested), merged from `copies` copies (shardCopies). */
+export function liveVersions(db: DocumentScope<unknown>, id: string, copies: number): Promise<StoredDoc[]> {
+  return liveLeaves(db, id, copies);
+}
+
+async function liveLeaves(db: DocumentScope<unknown>, id: string, copies: number): Promise<StoredDoc[]> {
   try {
     // `open_revs` and `r` are CouchDB document GET parameters nano's types do not list.
     const leaves = await db.get(id, { open_revs: 'all', r: copies } as never) as unknown as { ok?: StoredDoc & { _deleted?: boolean } }[];
-    return leaves.flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [String(leaf.ok._rev)] : []));
+    return leaves.flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [leaf.ok] : []));
   } catch (error) {
     if (isNotFound(error)) return [];
     throw mapCouchError(error, `read ${id} back`);

@@ -135,7 +135,8 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
     it('a value created once (the token secret, the node key): both creators get the same one, and it is the stored one', async () => {
       const [one, two] = members();
       const { node: db } = await freshDatabase('race_created_once');
-      const pairs = 30;
+      // 15 pairs: the losing creator of each waits for the winner's version to settle (documents.ts CREATION_SETTLES_MS).
+      const pairs = 15;
       for (let i = 0; i < pairs; i += 1) {
         const id = `generated-${i}`;
         const [a, b] = await Promise.all([
@@ -161,6 +162,27 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
           for (const node of started) await node.stop();
         }
       }
+    });
+
+    it('a process reading a value while its creation is contested gets the version that stays', async () => {
+      // The settled writer withdraws its version milliseconds later; a reader that took
+      // CouchDB's winner of the moment kept the loser's token secret for good (a cluster audit:
+      // one of three processes started together). Both states of such a race, made by hand.
+      const [one, two] = members();
+      const { node: db } = await freshDatabase('race_readers');
+      const created_at = new Date().toISOString();
+      const version = (hash: string, value: string): Record<string, unknown> => ({ _rev: `1-${hash.repeat(32)}`, secret: value, created_at });
+      const put = (id: string, ...versions: Record<string, unknown>[]): Promise<unknown> => two.use(db).bulk({ docs: versions.map((v) => ({ ...v, _id: id })) as never[], new_edits: false } as never);
+      const withdrawLater = (id: string, hash: string): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 300)).then(() => two.use(db).destroy(id, `1-${hash.repeat(32)}`));
+      // Two first versions, CouchDB's winner (b) the one about to be withdrawn.
+      await put('contested', version('a', 'stays'), version('b', 'withdrawn'));
+      const [read] = await Promise.all([createOnce(one.use(db), 'contested', () => ({ secret: 'never created' })), withdrawLater('contested', 'b')]);
+      expect(read.secret).to.equal('stays');
+      // One young version, whose competitor reaches the copies only after the first read.
+      await put('young', version('b', 'withdrawn'));
+      const competitor = new Promise((resolve) => setTimeout(resolve, 200)).then(() => put('young', version('a', 'stays')));
+      const [young] = await Promise.all([createOnce(one.use(db), 'young', () => ({ secret: 'never created' })), competitor.then(() => withdrawLater('young', 'b'))]);
+      expect(young.secret).to.equal('stays');
     });
 
     it('a lease: of two processes acquiring it at once through two members, one holds it', async () => {
