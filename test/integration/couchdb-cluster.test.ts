@@ -121,8 +121,8 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
      * read again for up to 5 s until `done` holds: a withdrawn revision's deletion reaches the
      * copies that did not take it through internal replication.
      */
-    const liveLeaves = async (couch: Couch, db: string, id: string, done: (live: Doc[]) => boolean): Promise<Doc[]> => {
-      const read = async (): Promise<Doc[]> => ((await couch.use(db).get(id, { open_revs: 'all', r: 3 } as never)) as unknown as { ok?: Doc }[])
+    const liveLeaves = async (couch: Couch, db: string, id: string, done: (live: Doc[]) => boolean, r = 3): Promise<Doc[]> => {
+      const read = async (): Promise<Doc[]> => ((await couch.use(db).get(id, { open_revs: 'all', r } as never)) as unknown as { ok?: Doc }[])
         .flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [leaf.ok] : []));
       let live = await read();
       for (let wait = 0; wait < 50 && !done(live); wait += 1) {
@@ -130,6 +130,21 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
         live = await read();
       }
       return live;
+    };
+
+    /**
+     * `doc` published at once through both processes, by clusterpub through the first and by
+     * `rival` through the second, each with its name in `keys`: exactly one is told OK, whose
+     * name is returned.
+     */
+    const publishAtOnce = async (doc: Doc, rival: { name: string; auth: Record<string, string> }): Promise<string> => {
+      const answers = await Promise.all([
+        postJson(`${first.url}/publish`, { documents: [{ ...doc, keys: ['clusterpub'] }] }, auth),
+        postJson(`${second.url}/publish`, { documents: [{ ...doc, keys: [rival.name] }] }, rival.auth),
+      ]);
+      const results = answers.map((answer) => (answer.body.document_results as { OK: boolean; error?: string }[])[0]);
+      expect(results.filter((result) => result?.OK).length, `${String(doc.doc_ID)}: ${JSON.stringify(results)}`).to.equal(1);
+      return results[0]?.OK ? 'clusterpub' : rival.name;
     };
 
     it('a value created once (the token secret, the node key): both creators get the same one, and it is the stored one', async () => {
@@ -202,13 +217,7 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
       const couch = connectCouch({ url: cluster.memberUrl(3) });
       for (let i = 0; i < 20; i += 1) {
         const docId = `contested-${i}`;
-        const [byFirst, bySecond] = await Promise.all([
-          postJson(`${first.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['clusterpub'] }] }, auth),
-          postJson(`${second.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['otherpub'] }] }, other),
-        ]);
-        const results = [byFirst, bySecond].map((answer) => (answer.body.document_results as { OK: boolean; error?: string }[])[0]);
-        expect(results.filter((result) => result?.OK).length, `${docId}: ${JSON.stringify(results)}`).to.equal(1);
-        const winner = results[0]?.OK ? 'clusterpub' : 'otherpub';
+        const winner = await publishAtOnce({ ...template, doc_ID: docId }, { name: 'otherpub', auth: other });
         const live = await liveLeaves(couch, first.names.resourceData, docId, (leaves) => leaves.length === 1 && (leaves[0]?.keys as string[])[0] === winner);
         expect(live.map((leaf) => leaf.keys), docId).to.deep.equal([[winner]]);
       }
@@ -225,17 +234,10 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
         const couch = connectCouch({ url: cluster.memberUrl(1) });
         for (let i = 0; i < 10; i += 1) {
           const docId = `degraded-${i}`;
-          const [byFirst, bySecond] = await Promise.all([
-            postJson(`${first.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['clusterpub'] }] }, auth),
-            postJson(`${second.url}/publish`, { documents: [{ ...template, doc_ID: docId, keys: ['thirdpub'] }] }, third),
-          ]);
-          const results = [byFirst, bySecond].map((answer) => (answer.body.document_results as { OK: boolean; error?: string }[])[0]);
-          expect(results.filter((result) => result?.OK).length, `${docId}: ${JSON.stringify(results)}`).to.equal(1);
-          const winner = results[0]?.OK ? 'clusterpub' : 'thirdpub';
-          // r = 2 here: the two copies that answer.
-          const read = async (): Promise<Doc[]> => ((await couch.use(first.names.resourceData).get(docId, { open_revs: 'all', r: 2 } as never)) as unknown as { ok?: Doc }[])
-            .flatMap((leaf) => (leaf.ok && leaf.ok._deleted !== true ? [leaf.ok] : []));
-          expect((await read()).map((leaf) => leaf.keys), docId).to.deep.equal([[winner]]);
+          const winner = await publishAtOnce({ ...template, doc_ID: docId }, { name: 'thirdpub', auth: third });
+          // Read once (no waiting), with r = 2: the two copies that answer.
+          const live = await liveLeaves(couch, first.names.resourceData, docId, () => true, 2);
+          expect(live.map((leaf) => leaf.keys), docId).to.deep.equal([[winner]]);
         }
         // Two updates of one stored document (an account, a lease): withdrawn both, the document
         // would be gone, its previous version being no leaf any more.
