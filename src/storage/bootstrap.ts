@@ -49,15 +49,42 @@ export async function ensureDatabases(couch: Couch, names: DatabaseNames): Promi
   const created: string[] = [];
   for (const name of Object.values(names)) {
     if (existing.has(name)) continue;
-    try {
-      await couch.db.create(name);
-      created.push(name);
-    } catch (error) {
-      // 412: another node process created it first.
-      if ((error as { statusCode?: number }).statusCode !== 412) throw mapCouchError(error, `create database ${name}`);
-    }
+    if (await createDatabase(couch, name)) created.push(name);
   }
   return created;
+}
+
+/**
+ * Creates one database; false when another node process created it first. A single CouchDB
+ * says so with 412; a cluster, where each member writes the shard map, can answer a creation
+ * racing another one with 500 "conflict" (two processes started together through two members:
+ * 1 start in 5 of a cluster test failed so). Then the database is looked for: there, it is
+ * another's; not there yet, the creation is tried again.
+ */
+async function createDatabase(couch: Couch, name: string): Promise<boolean> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await couch.db.create(name);
+      return true;
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status === 412) return false;
+      // Anything but the cluster's answer to a race (credentials refused, no store) fails at once.
+      if ((status !== 500 && status !== 409) || attempt >= 5) throw mapCouchError(error, `create database ${name}`);
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      if (await databaseExists(couch, name)) return false;
+    }
+  }
+}
+
+async function databaseExists(couch: Couch, name: string): Promise<boolean> {
+  try {
+    await couch.db.get(name);
+    return true;
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) return false;
+    throw mapCouchError(error, `read database ${name}`);
+  }
 }
 
 export async function pushDesignDocs(couch: Couch, names: DatabaseNames, files: DesignDocFile[]): Promise<string[]> {

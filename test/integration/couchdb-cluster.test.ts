@@ -16,6 +16,7 @@ import { createOnce } from '../../src/storage/documents.js';
 import { writeOne } from '../../src/storage/settled-writes.js';
 import { LeaseRepository } from '../../src/storage/lease-repository.js';
 import { databaseNames, type DatabaseNames } from '../../src/storage/databases.js';
+import { ensureDatabases } from '../../src/storage/bootstrap.js';
 
 const CLUSTER = process.env.TEST_COUCHDB_CLUSTER === '1';
 const COUNT = 1000;
@@ -176,6 +177,18 @@ const distinct = (count: number, tag: string): Doc[] => nsdlDocs(100).flatMap((d
         } finally {
           for (const node of started) await node.stop();
         }
+      }
+    });
+
+    it('databases created at once through two members: both processes carry on (a cluster may answer the loser 500 conflict)', async () => {
+      const [one, two] = members();
+      for (let round = 0; round < 30; round += 1) {
+        const names = databaseNames(`created_together${round}_`);
+        // Neither start fails, and every database is there (which start reports it created is
+        // approximate: a cluster can answer both 500 conflict and still create it).
+        await Promise.all([ensureDatabases(one, names), ensureDatabases(two, names)]);
+        const present = new Set(await one.db.list());
+        expect(Object.values(names).filter((name) => !present.has(name)), `round ${round}`).to.deep.equal([]);
       }
     });
 
