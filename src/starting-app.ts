@@ -9,7 +9,7 @@ import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { sendHtmlError } from './http/html-error.js';
-import { storeUnavailable } from './errors/app-error.js';
+import { nodeStarting } from './errors/app-error.js';
 import { errorPage } from './protocol/html/error-page.js';
 import { sendOaiFailure } from './services/oai-pmh/oai-pmh.routes.js';
 import { sendSwordError } from './services/sword/sword.routes.js';
@@ -24,7 +24,7 @@ export function createStartingApp(logger: Logger, nodeName: string, publicUrl: s
   app.use(requestContext(logger));
   app.use(jsonErrorExit());
   app.use((ctx) => {
-    const error = storeUnavailable('the node is starting: its store is not ready yet', { retryAfter: STARTING_RETRY_AFTER_SECONDS });
+    const error = nodeStarting(STARTING_RETRY_AFTER_SECONDS);
     if (ctx.path === '/OAI-PMH') return sendOaiFailure(ctx, error);
     if (ctx.path === '/swordservice' || ctx.path === '/swordpub') return sendSwordError(ctx, error, swordGenerator(publicUrl));
     if (ctx.path === '/dashboard' || ctx.path === '/auth' || ctx.path.startsWith('/auth/')) return sendHtmlError(ctx, error, (title, text) => errorPage(nodeName, title, text));

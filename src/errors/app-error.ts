@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'store_unavailable'
   /** The store refuses the node's credentials, or its user lacks the rights the node needs. */
   | 'store_credentials_refused'
+  /** Between binding the port and the end of bootstrap (src/starting-app.ts). */
+  | 'node_starting'
   /** The service is switched off in its service description (`active: false`). */
   | 'service_inactive'
   /** A service description holds a value the node cannot act on (edited in CouchDB, past CONFIG's validation). */
@@ -70,6 +72,13 @@ export const storeUnavailable = (message: string, options?: { cause?: unknown; r
  */
 export const storeCredentialsRefused = (message: string, options?: { cause?: unknown }): AppError =>
   new AppError(503, 'store_credentials_refused', message, true, options);
+
+/**
+ * Between binding its port and the end of bootstrap the node answers every request with this
+ * (src/starting-app.ts): an expected state, logged without a stack (src/http/log-answered.ts).
+ */
+export const nodeStarting = (retryAfter: number): AppError =>
+  new AppError(503, 'node_starting', 'the node is starting: its store is not ready yet', true, { retryAfter });
 
 /** A node document bootstrap writes is missing: the store was reset or bootstrap has not run. */
 export const notBootstrapped = (missing: string): AppError =>

@@ -7,6 +7,7 @@
 import type { Middleware } from 'koa';
 import { AppError, retryAfterOf } from '../errors/app-error.js';
 import type { NodeState } from './context.js';
+import { isRefusal, logAnswered } from './log-answered.js';
 
 function fromBodyParser(error: unknown): AppError | undefined {
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
@@ -33,11 +34,8 @@ export function jsonErrorExit(): Middleware<NodeState> {
         // A service switched off in its description is the operator's choice, not a fault: no error
         // log (with a stack) for each request, and no Retry-After, since waiting will not change it.
         const switchedOff = error.code === 'service_inactive';
-        // A request the spec's services refuse with HTTP 500 (spec "Errors": a bad argument, a
-        // stale token) is the client's mistake, not a fault of the node: logged without a stack.
-        const refused = error.code === 'invalid_request' || error.code === 'payload_too_large';
-        if (refused) ctx.state.log?.info({ status: error.status, refused: error.message }, 'request refused');
-        else if (error.status >= 500 && !switchedOff) ctx.state.log?.error({ err: error, cause: (error.cause as Error | undefined)?.message }, error.message);
+        // Other 4xx answers (a 401, a 404) are not logged; how the rest are: log-answered.ts.
+        if (error.status >= 500 || isRefusal(error)) logAnswered(ctx.state.log, error, error.message);
         ctx.status = error.status;
         ctx.body = { OK: false, error: error.expose ? error.message : 'internal error' };
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Learning Registry node", charset="UTF-8"');
@@ -55,7 +53,7 @@ export function jsonErrorExit(): Middleware<NodeState> {
           ctx.type = 'application/json; charset=utf-8';
           return;
         }
-        ctx.state.log?.error({ err: error }, 'unhandled error');
+        logAnswered(ctx.state.log, error, 'unhandled error');
         ctx.status = 500;
         ctx.body = { OK: false, error: 'internal error' };
       }

@@ -6,11 +6,12 @@
 import { AppError, retryAfterOf } from '../errors/app-error.js';
 import { PAGE_CSP } from '../protocol/html/layout.js';
 import type { NodeContext } from './context.js';
+import { logAnswered } from './log-answered.js';
 
 /** `render(title, text)` builds the page in the look of the pages it stands for. */
 export function sendHtmlError(ctx: NodeContext, error: unknown, render: (title: string, text: string) => string): void {
   const shown = error instanceof AppError && error.expose;
-  if (!shown || error.status >= 500) ctx.state.log?.error({ err: error }, `${ctx.path} failed`);
+  if (!shown || error.status >= 500) logAnswered(ctx.state.log, error, `${ctx.path} failed`);
   const status = shown ? error.status : 500;
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';

@@ -95,6 +95,11 @@ describe('store not bootstrapped or unavailable: 503 with Retry-After in each pr
     store = new EmbeddedCouch({ dataDir: storeDir, ...credentials, port: storePort, logger: pino({ level: 'silent' }) });
     await store.start();
     node = await starting;
+    // Polled during every start, these answers are no fault: logged at info, never as errors with a stack.
+    const startingLines = node.logs.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown })
+      .filter((line) => line.msg.includes('the node is starting'));
+    expect(startingLines.length, 'start-up answers logged').to.be.at.least(PROTOCOLS.length);
+    expect(startingLines.filter((line) => line.level >= 40 || line.err !== undefined), 'start-up answers logged as faults').to.deep.equal([]);
     expect((await ask(`${node.url}/status`)).status).to.equal(200);
     await addAccount(node, 'ops', 'a-long-admin-password', ['network_admin', 'publisher']);
     const published = await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: ADMIN });

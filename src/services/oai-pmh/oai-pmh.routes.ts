@@ -15,6 +15,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext, NodeState } from '../../http/context.js';
 import { sendHarvestAnswer } from '../harvest/harvest.routes.js';
 import type { Gate } from '../../http/gate.js';
+import { logAnswered } from '../../http/log-answered.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
@@ -54,9 +55,9 @@ async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Pro
  */
 export function sendOaiFailure(ctx: NodeContext, error: unknown): void {
   const unavailable = error instanceof AppError && error.status === 503;
-  // Switched off in its description: the operator's choice, neither logged as an error nor worth a retry.
+  // Switched off in its description: the operator's choice, not worth a retry.
   const switchedOff = error instanceof AppError && error.code === 'service_inactive';
-  if (!switchedOff) ctx.state.log?.error({ err: error }, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
+  logAnswered(ctx.state.log, error, unavailable ? 'OAI-PMH: the store is unavailable' : 'OAI-PMH: unexpected error');
   ctx.status = unavailable ? 503 : 500;
   if (unavailable && !switchedOff) ctx.set('Retry-After', String(retryAfterOf(error)));
   ctx.type = 'text/plain; charset=utf-8';

@@ -13,6 +13,7 @@ import { describeSwordError } from './sword-error.js';
 import { retryAfterOf } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
 import type { Gate } from '../../http/gate.js';
+import { logAnswered } from '../../http/log-answered.js';
 
 const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
 
@@ -27,7 +28,7 @@ async function swordExit(ctx: NodeContext, service: SwordService, run: () => Pro
 /** The SWORD error exit: any error as a `sword:error` document with its status and headers. */
 export function sendSwordError(ctx: NodeContext, error: unknown, generator: ErrorData['generator']): void {
   const described = describeSwordError(error);
-  if (!described.expose) ctx.state.log?.error({ err: error }, 'SWORD request failed');
+  if (!described.expose) logAnswered(ctx.state.log, error, 'SWORD request failed');
   ctx.status = described.status;
   ctx.type = MEDIA.error;
   if (described.status === 401) ctx.set('WWW-Authenticate', CHALLENGE);
