@@ -25,11 +25,11 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
-import { compareTimestamps, nodeTimestamp } from '../../domain/timestamps.js';
+import { compareTimestamps } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../publish/document-checks.js';
-import { replacementRecheck, replacementRefusal, storeWithTombstones, type AcceptedWrite } from '../publish/replacement-writes.js';
-import { SliceWrites, letWriteLeave, sliceSize } from '../publish/write-slices.js';
+import { replacementRecheck, replacementRefusal, type WriteOutcome } from '../publish/replacement-writes.js';
+import { IntakePipeline, type IntakeEntry, type IntakePass } from '../publish/intake-pipeline.js';
 
 /** `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`). */
 export interface InboundResult { stored: number; duplicates: number; stale: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
@@ -58,15 +58,18 @@ function contentKey(doc: Record<string, unknown>): string {
 
 /** A document that passed the checks, waiting for the decision that needs the stored state. */
 interface Checked { incomingId: string; doc: Envelope; signature: SignatureOutcome }
-type Entry = AcceptedWrite & { incomingId: string; checked: Checked; optimistic: boolean };
+type Entry = IntakeEntry & { incomingId: string; checked: Checked };
 
-/** What one batch is decided against. `inBatch`: the doc_IDs decided so far, over every slice. */
-interface Pass { state: Map<string, StoredDoc>; now: string; nodeKeyIds: string[]; policy: NodePolicy; context: CheckContext; inBatch: Set<string> }
+/** What one batch is decided against (intake-pipeline.ts), and the node's rules. */
+type Pass = IntakePass & { policy: NodePolicy; context: CheckContext };
 
 export class InboundService {
   private readonly nodeKeyIds = new ArmoredKeyIds();
+  private readonly pipeline: IntakePipeline;
 
-  constructor(private readonly intake: DocumentIntake) {}
+  constructor(private readonly intake: DocumentIntake) {
+    this.pipeline = new IntakePipeline(intake);
+  }
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
@@ -83,38 +86,20 @@ export class InboundService {
     // of it, and node-private fields of the source (its publishing account) are no authority here.
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
     const replaced = envelopes.flatMap(({ doc }) => (Array.isArray(doc.replaces) ? doc.replaces : [])).filter((id): id is string => typeof id === 'string' && id.length > 0);
-    const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
-    // Awaited after the first slice's checks: if those fail first, its own failure must not be
-    // left unhandled (Node ends the process on an unhandled rejection).
-    stateRead.catch(() => undefined);
-    // A large batch is checked and written in slices, each written while the next is checked
-    // (write-slices.ts): a replicator sends its next batch only when this one is answered.
-    const size = sliceSize(envelopes.length, replaced.length > 0);
-    const writes = new SliceWrites<Entry[]>();
-    let pass: Pass | undefined;
-    for (let start = 0; start < envelopes.length; start += size) {
-      const checked = await this.checkAll(envelopes.slice(start, start + size), context, result);
-      if (!pass) {
-        const [state, nodeKeyIds] = await stateRead;
-        pass = { state, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, policy, context, inBatch: new Set() };
-      }
-      writes.add(this.store(await this.decide(checked, pass, result), pass, result));
-      if (start + size < envelopes.length) await letWriteLeave();
-    }
-    if (!pass) return result;
-    const { state } = pass;
-    const conflicts = (await writes.all()).flat();
-    if (conflicts.length === 0) return result;
-    // The doc_IDs stored already: read, then decided again against what is stored.
-    const found = await this.intake.store.getMany(conflicts.map((entry) => entry.doc._id));
-    for (const [id, doc] of found) state.set(id, doc);
-    const again = conflicts.filter((entry) => {
-      if (found.has(entry.doc._id)) return true;
-      result.failed.push(entry.incomingId); // gone again meanwhile (a concurrent writer): the replicator retries
-      return false;
-    });
-    const retried = await this.store(await this.decide(again.map((entry) => entry.checked), { ...pass, inBatch: new Set() }, result, false), pass, result);
-    result.failed.push(...retried.map((entry) => entry.incomingId));
+    // A large batch is checked and written in slices, each written while the next is checked: a
+    // replicator sends its next batch only when this one is answered (intake-pipeline.ts).
+    await this.pipeline.run(
+      { inputs: envelopes, replaced, nodeKeyIds: this.nodeKeyIds.of(keys.publicKey), recheck: (nodeKeyIds) => replacementRecheck(nodeKeyIds, policy) },
+      {
+        check: (slice) => this.checkAll(slice, context, result),
+        decide: (checked, pass) => this.decide(checked, { ...pass, policy, context }, result),
+        // A fresh `inBatch`: the entry itself was decided in the first round.
+        decideAgain: async (entry, pass) => (await this.decide([entry.checked], { ...pass, policy, context, inBatch: new Set() }, result, false))[0],
+        record: (entries, outcomes) => this.record(entries, outcomes, result),
+        // Still meeting other writers: the replicator sends them again (/incoming answers 503).
+        giveUp: (entries) => { result.failed.push(...entries.map((entry) => entry.incomingId)); },
+      },
+    );
     return result;
   }
 
@@ -177,21 +162,17 @@ export class InboundService {
     return accepted;
   }
 
-  /** Writes the decided entries and counts them; returns the optimistic writes that met a stored doc_ID. */
-  private async store(accepted: Entry[], pass: Pass, result: InboundResult): Promise<Entry[]> {
-    const outcomes = await storeWithTombstones(this.intake.store, accepted, pass.state, pass.now, replacementRecheck(pass.nodeKeyIds, pass.policy), this.intake.logger);
+  /** Counts the written entries; returns those that met another version of their doc_ID, to be decided again. */
+  private record(entries: Entry[], outcomes: WriteOutcome[], result: InboundResult): Entry[] {
     const conflicts: Entry[] = [];
     for (const [position, outcome] of outcomes.entries()) {
-      const entry = accepted[position] as Entry;
-      if (!outcome.ok && outcome.error === 'conflict' && entry.optimistic) conflicts.push(entry);
-      // A conflict (a concurrent writer) is retried; any other refusal by the store is final.
-      else if (!outcome.ok && outcome.error === 'conflict') result.failed.push(entry.incomingId);
+      const entry = entries[position] as Entry;
+      if (!outcome.ok && outcome.error === 'conflict') conflicts.push(entry);
+      // Any other refusal by the store is final.
       else if (!outcome.ok) result.rejected.push({ doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}` });
       else if (entry.write === false) result.duplicates += 1;
       else result.stored += 1;
     }
-    // What the first write did not store is not part of the state the retry is decided against.
-    for (const entry of conflicts) pass.state.delete(entry.doc._id);
     return conflicts;
   }
 }

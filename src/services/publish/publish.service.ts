@@ -9,28 +9,20 @@ import type { Account } from '../../storage/account-repository.js';
 import type { NodeKeys } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
-import { nodeTimestamp } from '../../domain/timestamps.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { OWNER_FIELD } from '../../domain/ownership.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
-import { replacementRecheck, replacementRefusal, storeWithTombstones, type WriteOutcome } from './replacement-writes.js';
+import { replacementRecheck, replacementRefusal, type WriteOutcome } from './replacement-writes.js';
+import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from './intake-pipeline.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from './document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
 import { MAX_NESTING, nestsDeeperThan } from '../../domain/nesting.js';
-import { SliceWrites, letWriteLeave, sliceSize } from './write-slices.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 
-/**
- * Rounds of reading again and rewriting a document another writer changed meanwhile
- * (updateExisting); after a lost round, a random pause of up to 10 ms a round, so that writers
- * of one document spread out instead of meeting again.
- */
-const UPDATE_ROUNDS = 10;
-const UPDATE_BACKOFF_MS = 10;
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
 
 /** A global failure: `{"OK": false, "error": ...}` with the spec's HTTP 500 (spec "Publish", status codes; SPEC_ERROR_STATUS). */
@@ -40,18 +32,13 @@ export class PublishRefused extends AppError {
   }
 }
 
-interface Accepted {
+type Accepted = IntakeEntry & {
   index: number;
   /** The document as submitted (after proxy signing); `doc` is its stored form. */
   source: Envelope;
-  doc: StoredDoc;
-  signature: SignatureOutcome;
-  replaces: string[];
-  /** Written without a prior read: a conflict means the doc_ID exists (a same-doc_ID update). */
-  optimistic: boolean;
   /** Set by a dry run when the update rules refuse it. */
   refused?: string;
-}
+};
 
 /** Where proxy signatures are made (the signature worker pool, src/domain/signature/signature-pool.ts). */
 export interface EnvelopeSigner {
@@ -70,17 +57,12 @@ type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome 
 
 export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
-interface Batch {
-  context: CheckContext;
-  nodeId: string;
-  now: string;
-  nodeKeyIds: string[];
-  state: Map<string, StoredDoc>;
-  account: Account | undefined;
-}
+/** What a batch's decisions need beside the pipeline's pass (intake-pipeline.ts). */
+interface PublishRequest { context: CheckContext; nodeId: string; account: Account | undefined }
 
 export class PublishService {
   private readonly nodeKeyIds = new ArmoredKeyIds();
+  private readonly pipeline: IntakePipeline;
   private keys: NodeKeys | undefined;
 
   constructor(
@@ -88,7 +70,9 @@ export class PublishService {
     private readonly metrics: NodeMetrics,
     private readonly signer: EnvelopeSigner,
     private readonly pacing?: PublishPacing,
-  ) {}
+  ) {
+    this.pipeline = new IntakePipeline(intake);
+  }
 
   /**
    * The node documents a batch is checked against, read at each request (policy and filter changes
@@ -141,72 +125,74 @@ export class PublishService {
 
   private async processBatch(documents: unknown[], context: CheckContext, account: Account | undefined, nodeId: string, keys: NodeKeys, dryRun: boolean): Promise<PublishResponse> {
     const results: DocumentResult[] = documents.map((doc) => ({ doc_ID: isRecord(doc) && typeof doc.doc_ID === 'string' ? doc.doc_ID : null, OK: false }));
-    // Only the documents named in `replaces` are read first. A supplied doc_ID that is already
-    // stored shows up as a conflict of the optimistic write (no _rev), and only those are read and
-    // handled as same-doc_ID updates: a batch of new documents costs one _bulk_docs round trip.
+    // The current state of every referenced document, updated as the batch is processed, so a
+    // replacement may refer to a document published earlier in the same batch (intake-pipeline.ts).
     const replaced = documents.flatMap((doc) => (isRecord(doc) && Array.isArray(doc.replaces) ? doc.replaces : []))
       .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
-    // The current state of every referenced document, updated as the batch is processed, so a
-    // replacement may refer to a document published earlier in the same batch.
-    const stateRead = Promise.all([this.intake.store.getMany(replaced), this.nodeKeyIds.of(keys.publicKey)]);
-    // Awaited after the first slice's checks: if those fail first, its own failure must not be
-    // left unhandled (Node ends the process on an unhandled rejection).
-    stateRead.catch(() => undefined);
-    // A large batch of documents that replace nothing is checked and written in slices (write-slices.ts).
-    const size = sliceSize(documents.length, dryRun || replaced.length > 0);
-    let batch: Batch | undefined;
-    const accepted: Accepted[] = [];
-    const writes = new SliceWrites<Accepted[]>();
-    const inBatch = new Set<string>();
-    for (let start = 0; start < documents.length; start += size) {
-      // The checks of each document (proxy signing and signature verification in the worker pool)
-      // run for the whole slice at once; what depends on the order of the batch follows, in order.
-      const checked = await Promise.all(documents.slice(start, start + size).map((raw) => this.checkDocument(raw, context, account, keys)));
-      if (!batch) {
-        const [state, nodeKeyIds] = await stateRead;
-        batch = { context, nodeId, now: nodeTimestamp(this.intake.clock()), nodeKeyIds, state, account };
-      }
-      const sliceAccepted: Accepted[] = [];
-      for (const [offset, outcome] of checked.entries()) {
-        const index = start + offset;
-        const result = results[index] as DocumentResult;
-        if ('error' in outcome) { result.error = outcome.error; continue; }
-        const { doc } = outcome;
-        const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
-        // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
-        const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
-        result.doc_ID = docId;
-        if (inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
-        const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
-        const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !batch.state.has(docId) }, docId, batch);
-        if ('error' in prepared) { result.error = prepared.error; continue; }
-        sliceAccepted.push(prepared);
-        batch.state.set(docId, prepared.doc);
-        inBatch.add(docId);
-      }
-      accepted.push(...sliceAccepted);
-      if (dryRun || sliceAccepted.length === 0) continue;
-      writes.add(this.writeSlice(sliceAccepted, results, batch));
-      if (start + size < documents.length) await letWriteLeave();
-    }
-    if (!batch) throw new Error('a publish batch has at least one document');
+    const request: PublishRequest = { context, nodeId, account };
+    const ran = await this.pipeline.run(
+      { inputs: documents, replaced, nodeKeyIds: this.nodeKeyIds.of(keys.publicKey), recheck: (nodeKeyIds) => replacementRecheck(nodeKeyIds, context.policy, account), dryRun },
+      this.steps(request, results, keys),
+    );
+    if (!ran) throw new Error('a publish batch has at least one document');
     if (dryRun) {
-      await this.resolveExisting(accepted, batch);
-      for (const entry of accepted) {
+      await this.resolveExisting(ran.decided, ran.pass, request);
+      for (const entry of ran.decided) {
         const result = results[entry.index] as DocumentResult;
         if (entry.refused) result.error = entry.refused;
         else result.OK = true;
       }
     } else {
-      await this.updateExisting((await writes.all()).flat(), results, batch);
       this.metrics.publishResults(results);
     }
     return { OK: true, document_results: results.map((r) => (r.OK ? { doc_ID: r.doc_ID, OK: true } : r)) };
   }
 
+  /** Publish's part of the pipeline: its checks, its decisions, and each document's result. */
+  private steps(request: PublishRequest, results: DocumentResult[], keys: NodeKeys): IntakeSteps<unknown, { index: number; outcome: Checked }, Accepted> {
+    const resultOf = (index: number): DocumentResult => results[index] as DocumentResult;
+    return {
+      // The checks of each document (proxy signing and signature verification in the worker pool)
+      // run for the whole slice at once; what depends on the order of the batch follows, in order.
+      check: async (slice, offset) => (await Promise.all(slice.map((raw) => this.checkDocument(raw, request.context, request.account, keys))))
+        .map((outcome, position) => ({ index: offset + position, outcome })),
+      decide: async (checked, pass) => {
+        const accepted: Accepted[] = [];
+        for (const { index, outcome } of checked) {
+          const result = resultOf(index);
+          if ('error' in outcome) { result.error = outcome.error; continue; }
+          const { doc } = outcome;
+          const supplied = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0;
+          // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
+          const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
+          result.doc_ID = docId;
+          if (pass.inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
+          const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
+          const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !pass.state.has(docId) }, docId, pass, request);
+          if ('error' in prepared) { result.error = prepared.error; continue; }
+          accepted.push(prepared);
+          pass.state.set(docId, prepared.doc);
+          pass.inBatch.add(docId);
+        }
+        return accepted;
+      },
+      decideAgain: async (entry, pass) => {
+        const prepared = await this.prepare({ ...entry, optimistic: false }, entry.doc._id, pass, request);
+        if (!('error' in prepared)) return prepared;
+        resultOf(entry.index).error = prepared.error;
+        return undefined;
+      },
+      record: (entries, outcomes) => this.recordWrites(entries, outcomes, results),
+      giveUp: (entries, rounds) => {
+        for (const entry of entries) resultOf(entry.index).error = `publish failed: conflict (the document changed ${rounds} times while this request wrote it)`;
+      },
+    };
+  }
+
   /** Replacement policy against what is known of the stored documents, then the stored form. */
-  private async prepare(entry: Omit<Accepted, 'doc'>, docId: string, batch: Batch): Promise<Accepted | { error: string }> {
-    const { state, context } = batch;
+  private async prepare(entry: Omit<Accepted, 'doc'>, docId: string, pass: IntakePass, request: PublishRequest): Promise<Accepted | { error: string }> {
+    const { state } = pass;
+    const { context, account } = request;
     const needsProof = state.has(docId) || entry.replaces.some((id) => state.has(id));
     let signature = entry.signature;
     if (needsProof && signature.verifiedKeyIds.length === 0 && entry.source.digital_signature !== undefined) {
@@ -214,7 +200,7 @@ export class PublishService {
       const outcome = await this.intake.checks.verifySignature(entry.source, context);
       if (!outcome.failure) signature = outcome;
     }
-    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, batch.nodeKeyIds, context.policy, batch.account);
+    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, pass.nodeKeyIds, context.policy, account);
     if (refusal) return { error: refusal };
     const existing = state.get(docId);
     const doc: StoredDoc = {
@@ -223,27 +209,27 @@ export class PublishService {
       doc_ID: docId,
       // Immutable on a same-doc_ID update: doc_ID, doc_type, create_timestamp and publish_node.
       // publish_node is the spec's name, publishing_node the original nodes' (kept for them).
-      publish_node: typeof existing?.publish_node === 'string' ? existing.publish_node : batch.nodeId,
-      publishing_node: typeof existing?.publishing_node === 'string' ? existing.publishing_node : batch.nodeId,
-      create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : batch.now,
-      update_timestamp: batch.now,
-      node_timestamp: batch.now,
+      publish_node: typeof existing?.publish_node === 'string' ? existing.publish_node : request.nodeId,
+      publishing_node: typeof existing?.publishing_node === 'string' ? existing.publishing_node : request.nodeId,
+      create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : pass.now,
+      update_timestamp: pass.now,
+      node_timestamp: pass.now,
       // The owner (node-private, src/domain/ownership.ts): the account that publishes this version.
-      ...(batch.account ? { [OWNER_FIELD]: batch.account.name } : {}),
+      ...(account ? { [OWNER_FIELD]: account.name } : {}),
       ...(existing?._rev ? { _rev: existing._rev } : {}),
     };
     return { ...entry, signature, doc };
   }
 
   /** For a dry run: reads the optimistic documents that exist and applies the update rules to them. */
-  private async resolveExisting(accepted: Accepted[], batch: Batch): Promise<void> {
+  private async resolveExisting(accepted: Accepted[], pass: IntakePass, request: PublishRequest): Promise<void> {
     const optimistic = accepted.filter((entry) => entry.optimistic);
     const found = await this.intake.store.getMany(optimistic.map((entry) => entry.doc._id));
     for (const entry of optimistic) {
       const existing = found.get(entry.doc._id);
       if (!existing) continue;
-      batch.state.set(entry.doc._id, existing);
-      const prepared = await this.prepare(entry, entry.doc._id, batch);
+      pass.state.set(entry.doc._id, existing);
+      const prepared = await this.prepare(entry, entry.doc._id, pass, request);
       if ('error' in prepared) entry.refused = prepared.error;
     }
   }
@@ -303,44 +289,5 @@ export class PublishService {
       else result.error = `publish failed: ${outcome.error}`;
     }
     return conflicts;
-  }
-
-  private async writeSlice(accepted: Accepted[], results: DocumentResult[], batch: Batch): Promise<Accepted[]> {
-    return this.recordWrites(accepted, await this.store(accepted, batch), results);
-  }
-
-  private store(accepted: Accepted[], batch: Batch): Promise<WriteOutcome[]> {
-    return storeWithTombstones(this.intake.store, accepted, batch.state, batch.now, replacementRecheck(batch.nodeKeyIds, batch.context.policy, batch.account), this.intake.logger);
-  }
-
-  /**
-   * The writes that met another version of their doc_ID: a supplied doc_ID stored already (the
-   * optimistic write: a same-doc_ID update under the replacement policy), or a version another
-   * request wrote since it was read. Each is read again and decided against what is stored now,
-   * until it is written or refused, so two updates of one document at once both land, one after
-   * the other, as they would in turn (with one retry, an audit saw one of two answer "conflict"
-   * in 8 of 10). Bounded: each round means another writer won the previous one.
-   */
-  private async updateExisting(conflicts: Accepted[], results: DocumentResult[], batch: Batch): Promise<void> {
-    let pending = conflicts;
-    for (let round = 1; pending.length > 0; round += 1) {
-      if (round > UPDATE_ROUNDS) {
-        for (const entry of pending) (results[entry.index] as DocumentResult).error = `publish failed: conflict (the document changed ${UPDATE_ROUNDS} times while this request wrote it)`;
-        return;
-      }
-      if (round > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * UPDATE_BACKOFF_MS * round));
-      const found = await this.intake.store.getMany(pending.map((entry) => entry.doc._id));
-      const retry: Accepted[] = [];
-      for (const entry of pending) {
-        const existing = found.get(entry.doc._id);
-        // Gone since (deleted): written as new, as a first publish of the doc_ID is.
-        if (existing) batch.state.set(entry.doc._id, existing);
-        else batch.state.delete(entry.doc._id);
-        const prepared = await this.prepare({ ...entry, optimistic: false }, entry.doc._id, batch);
-        if ('error' in prepared) (results[entry.index] as DocumentResult).error = prepared.error;
-        else retry.push(prepared);
-      }
-      pending = this.recordWrites(retry, await this.store(retry, batch), results);
-    }
   }
 }
