@@ -41,6 +41,7 @@ import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
 import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
+import { createPeerFetcher } from './services/distribute/peer-fetch.js';
 import type { AppConfig } from './config/index.js';
 import { buildMonitoring, type Monitoring } from './services/monitoring/wiring.js';
 
@@ -156,6 +157,7 @@ export function buildDeps(input: DepsInput): Deps {
     distribution: buildDistribution({
       couch: input.couch, names: input.names, views, nodes, resources, checks, logger: input.logger,
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings, leases,
+      peers: createPeerFetcher(),
     }),
     monitoring,
     followed: Object.values(followed),

@@ -25,31 +25,3 @@ export function publicFetchFailure(failure: { code?: SafeFetchFailure; status?: 
   const text = failure.code ? PUBLIC_REASONS[failure.code] : 'it could not be fetched';
   return failure.code === 'http-status' && failure.status !== undefined ? `${text} (HTTP ${failure.status})` : text;
 }
-
-/** System and undici error codes of a failed `fetch()`, by what they mean to a user. */
-const CODE_REASONS: [RegExp, string][] = [
-  [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL|EAI_NODATA)$/, 'host not found'],
-  [/^ECONNREFUSED$/, 'connection refused'],
-  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/, 'the connection was closed'],
-  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/, 'no answer in time'],
-  [/^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, 'host unreachable'],
-  [/CERT|TLS|SSL|_SIGNATURE$/, 'its TLS certificate could not be verified'],
-];
-
-/**
- * A `fetch()` that threw (undici: a TypeError "fetch failed" whose `cause` carries the system
- * error; a TimeoutError from an AbortSignal), in the user's terms. The error's own text
- * (`getaddrinfo ENOTFOUND <host>`, addresses, ports) is for the log only (issue 14, defect 7).
- */
-export function publicFetchError(error: unknown): string {
-  const name = (error as { name?: unknown } | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return 'no answer in time';
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  const code = typeof cause?.code === 'string' ? cause.code : '';
-  const match = CODE_REASONS.find(([pattern]) => pattern.test(code));
-  if (match) return match[1];
-  // undici's own refusals carry no code, only these fixed messages.
-  if (cause?.message === 'unexpected redirect') return 'it answered with a redirect, which is not followed';
-  if (cause?.message === 'bad port') return 'its port is one that fetch refuses to use';
-  return 'the connection failed';
-}

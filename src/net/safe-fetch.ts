@@ -1,6 +1,6 @@
 /**
- * SSRF-safe text fetcher, for every URL fetched on behalf of a document (linked payloads,
- * `key_location` public keys...).
+ * SSRF-safe text fetcher, for every URL this node fetches: those fetched on behalf of a document
+ * (linked payloads, `key_location` public keys...) and distribution's requests to its destinations.
  *
  * - only the allowed schemes (default http: and https:), no credentials in the URL;
  * - the host name is resolved once (all addresses); if ANY address is not public (loopback,
@@ -14,7 +14,10 @@
  * - the body is abandoned as soon as it exceeds `maxBytes` (Content-Length checked first, then
  *   undici's `maxResponseSize` while it streams);
  * - no compression is requested; a compressed answer is refused (no decompression bombs);
- * - no connection reuse (the Agent of a hop is destroyed after it).
+ * - no connection reuse (the Agent of a hop is destroyed after it);
+ * - a request's Authorization header goes to its URL's origin only: a redirect to another origin
+ *   drops it for good, as the Fetch standard's HTTP-redirect fetch does; it is never part of a
+ *   result or a failure reason.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
@@ -54,6 +57,18 @@ export interface SafeFetcherOptions {
   accept?: string;
   /** Value of the User-Agent header. */
   userAgent?: string;
+  /**
+   * Return an answer of any status as fetched (`ok: true`, with its status and text) instead of
+   * an `http-status` failure: for a caller that reads error answers (distribution tells a 401
+   * from a 403 at a destination's inbound endpoint). Default false. A redirect stays a redirect.
+   */
+  acceptAnyStatus?: boolean;
+}
+
+/** What one request adds to the fetcher's own options. */
+export interface SafeFetchRequest {
+  /** The Authorization header (RFC 9110 §11.6.2); see the module comment for where it goes. */
+  authorization?: string;
 }
 
 export type SafeFetchFailure =
@@ -84,7 +99,7 @@ export type SafeFetchResult =
   | { ok: false; reason: string; code: SafeFetchFailure; status?: number };
 
 export interface SafeFetcher {
-  fetchText(url: string): Promise<SafeFetchResult>;
+  fetchText(url: string, request?: SafeFetchRequest): Promise<SafeFetchResult>;
 }
 
 const DEFAULT_SCHEMES: readonly ('http:' | 'https:')[] = ['http:', 'https:'];
@@ -196,10 +211,11 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
   }
 
   /** One hop on its own undici Agent (no reuse), connecting to the checked address only. */
-  async function request(url: URL, target: ResolvedAddress, signal: AbortSignal): Promise<Hop | Failure> {
+  async function request(url: URL, target: ResolvedAddress, signal: AbortSignal, authorization: string | undefined): Promise<Hop | Failure> {
     const dispatcher = new Agent({ connect: { lookup: pinnedLookup(target.address, target.family) }, maxResponseSize: options.maxBytes });
     const headers: Record<string, string> = { accept: options.accept ?? '*/*', 'accept-encoding': 'identity', connection: 'close' };
     if (options.userAgent) headers['user-agent'] = options.userAgent;
+    if (authorization !== undefined) headers.authorization = authorization;
     try {
       const { statusCode: status, headers: responseHeaders, body } = await undiciRequest(url, { dispatcher, signal, headers });
       const header = (name: string): string | undefined => [responseHeaders[name]].flat()[0];
@@ -223,7 +239,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     }
   }
 
-  async function fetchText(rawUrl: string): Promise<SafeFetchResult> {
+  async function fetchText(rawUrl: string, init: SafeFetchRequest = {}): Promise<SafeFetchResult> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const until = new Promise<never>((_resolve, reject) => {
@@ -235,12 +251,13 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     until.catch(() => undefined); // handled where raced
     try {
       let current: string | URL = rawUrl;
+      let authorization = init.authorization;
       for (let redirects = 0; ; redirects++) {
         const url = checkUrl(current);
         if ('ok' in url) return url;
         const target = await resolveHost(url, until);
         if ('ok' in target) return target;
-        const hop = await Promise.race([request(url, target, controller.signal), until]);
+        const hop = await Promise.race([request(url, target, controller.signal, authorization), until]);
         if ('ok' in hop) return hop;
         if (hop.body === null) {
           const location = hop.location ?? '';
@@ -256,10 +273,11 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
           if (redirects >= maxRedirects) {
             return failure('too-many-redirects', `more than ${maxRedirects} redirects`, hop.status);
           }
+          if (next.origin !== url.origin) authorization = undefined;
           current = next;
           continue;
         }
-        if (hop.status < 200 || hop.status > 299) {
+        if (!options.acceptAnyStatus && (hop.status < 200 || hop.status > 299)) {
           return failure('http-status', `HTTP status ${hop.status}`, hop.status);
         }
         return { ok: true, text: decode(hop.body, hop.contentType), contentType: hop.contentType, status: hop.status, url: url.href };

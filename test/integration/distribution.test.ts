@@ -242,7 +242,7 @@ describe('distribution between two nodes', function () {
       expect(entries[peerUrl]).to.include({ outcome: 'failed' });
       expect(String(entries[peerUrl]?.reason)).to.match(/another origin/);
       expect(elsewhereHit).to.equal(0);
-      expect(entries[`${peerUrl}/huge`]).to.include({ outcome: 'unreachable' });
+      expect(entries[`${peerUrl}/huge`]).to.include({ outcome: 'unreachable', reason: `destination ${peerUrl}/huge could not be reached: the answer is larger than this node accepts` });
     } finally {
       for (const doc of await a.node.deps.nodes.connections()) {
         if (String(doc.destination_node_url).startsWith(peerUrl)) await a.node.deps.nodes.deleteNodeDoc(String(doc._id));

@@ -51,10 +51,10 @@ describe('fetch failures in the user\'s terms', () => {
     expect(JSON.stringify(answer.body)).to.not.match(INTERNALS);
     const { body: status } = await getJson(`${node.url}/status`);
     const entry = (status.outbound as Record<string, Record<string, unknown>>)[NOWHERE];
-    expect(entry).to.include({ outcome: 'unreachable', reason: `destination ${NOWHERE} could not be reached: host not found` });
+    expect(entry).to.include({ outcome: 'unreachable', reason: `destination ${NOWHERE} could not be reached: its host name could not be resolved` });
     expect(entry).to.not.have.property('detail');
     expect(JSON.stringify(status)).to.not.match(INTERNALS);
     // The detail is the operator's: in the log, beside the destination.
-    expect(node.logs.join('')).to.match(/GET \/destination failed: fetch failed: getaddrinfo ENOTFOUND no-such-host\.invalid/);
+    expect(node.logs.join('')).to.match(/GET \/destination failed: cannot resolve no-such-host\.invalid: getaddrinfo ENOTFOUND no-such-host\.invalid/);
   });
 });

@@ -18,11 +18,11 @@ import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { ServiceSettings } from '../service-settings.js';
-import { publicFetchError } from '../../net/fetch-failure.js';
+import type { SafeFetcher } from '../../net/safe-fetch.js';
+import { fetchPeerJson } from './peer-fetch.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 const REPLICATION_FILTER = 'distribute/live_for_destination';
-const PEER_TIMEOUT_MS = 10_000;
 /** Renewed every third of this while a run lasts; a crashed holder blocks others this long at most. */
 const LEASE_TTL_MS = 90_000;
 
@@ -36,35 +36,6 @@ export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
  */
 export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; detail?: string; docs_written?: number; docs_read?: number }
 
-/** A destination's answers are small JSON documents; a larger one is not read (a peer could send any size). */
-const PEER_ANSWER_MAX_BYTES = 1024 * 1024;
-
-async function cappedText(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw new Error(`the answer is larger than ${maxBytes} bytes`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += (chunk as Uint8Array).byteLength;
-    if (size > maxBytes) throw new Error(`the answer is larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Uint8Array);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function fetchJson(url: string, authorization?: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) }, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), redirect: 'error' });
-  const text = await cappedText(response, PEER_ANSWER_MAX_BYTES);
-  try {
-    return { status: response.status, body: JSON.parse(text) as unknown };
-  } catch {
-    return { status: response.status, body: undefined };
-  }
-}
-
 /** The error's own text, credentials scrubbed: for the log only (it names resolver internals). */
 const describe = (error: unknown): string => scrubCredentials(error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error));
 
@@ -75,6 +46,13 @@ function credentialRefusal(url: string, status: number, sent: boolean): string {
   return sent
     ? `the destination refused this node's credentials (HTTP 401): set the right ones with lr-node destination set ${destination} --user NAME`
     : `this node holds no credentials for the destination (HTTP 401): set them with lr-node destination set ${destination} --user NAME`;
+}
+
+type EntryBase = Pick<OutboundEntry, 'connection_id' | 'last_sync'>;
+
+/** A peer that gave no answer: what failed in the user's terms (`reason`), and in the fetcher's own words for the log (`detail`). */
+function unanswered(base: EntryBase, what: string, failure: { reason: string; detail: string }, logged: string): OutboundEntry {
+  return { ...base, outcome: 'unreachable', reason: `${what} could not be reached: ${failure.reason}`, detail: `${logged}: ${scrubCredentials(failure.detail)}` };
 }
 
 export class DistributeService {
@@ -89,6 +67,8 @@ export class DistributeService {
     private readonly leases: LeaseRepository,
     private readonly metrics: NodeMetrics,
     private readonly settings: ServiceSettings,
+    /** Asks the destinations (peer-fetch.ts: createPeerFetcher). */
+    private readonly peers: SafeFetcher,
     private readonly clock: Clock = () => new Date(),
   ) {}
 
@@ -190,13 +170,9 @@ export class DistributeService {
   private async toDestination(local: LocalNodeInfo, connection: StoredDoc, at: string): Promise<OutboundEntry> {
     const base = { connection_id: connection.connection_id ?? connection._id, last_sync: at };
     const url = String(connection.destination_node_url ?? '').replace(/\/+$/, '');
-    let info: TargetNodeInfo | string;
-    try {
-      const answer = await fetchJson(`${url}/destination`);
-      info = parseDestinationAnswer(answer.body);
-    } catch (error) {
-      return { ...base, outcome: 'unreachable', reason: `destination ${scrubCredentials(url)} could not be reached: ${publicFetchError(error)}`, detail: `GET /destination failed: ${describe(error)}` };
-    }
+    const answer = await fetchPeerJson(this.peers, `${url}/destination`);
+    if (!answer.ok) return unanswered(base, `destination ${scrubCredentials(url)}`, answer, 'GET /destination failed');
+    const info = parseDestinationAnswer(answer.body);
     if (typeof info === 'string') return { ...base, outcome: 'unreachable', reason: info };
     if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
     const skip = skipReason(local, info, connection.gateway_connection === true);
@@ -210,7 +186,7 @@ export class DistributeService {
     }
   }
 
-  private async replicateTo(url: string, info: TargetNodeInfo, base: { connection_id: unknown; last_sync: string }): Promise<OutboundEntry> {
+  private async replicateTo(url: string, info: TargetNodeInfo, base: EntryBase): Promise<OutboundEntry> {
     const incoming = new URL(info.incoming_url ?? `${url}${INBOUND_PATH}`);
     // The store's replicator goes where incoming_url says, so a peer could steer it (and this
     // node's probe) to any address, an internal one included: only the origin the operator
@@ -221,13 +197,10 @@ export class DistributeService {
     const credentials = await this.repo.credentialsFor(url);
     const authorization = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : undefined;
     // The spec's "SHOULD verify that the destination is reachable": its inbound endpoint answers us.
-    try {
-      const probe = await fetchJson(incoming.toString(), authorization);
-      if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined) };
-      if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
-    } catch (error) {
-      return { ...base, outcome: 'unreachable', reason: `the inbound endpoint ${scrubCredentials(incoming.toString())} could not be reached: ${publicFetchError(error)}`, detail: `the inbound endpoint did not answer: ${describe(error)}` };
-    }
+    const probe = await fetchPeerJson(this.peers, incoming.toString(), authorization);
+    if (!probe.ok) return unanswered(base, `the inbound endpoint ${scrubCredentials(incoming.toString())}`, probe, 'the inbound endpoint did not answer');
+    if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined) };
+    if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
     if (credentials) {
       incoming.username = encodeURIComponent(credentials.user);
       incoming.password = encodeURIComponent(credentials.password);

@@ -19,6 +19,7 @@ import { InboundReceiver } from './inbound-receiver.js';
 import { DistributionScheduler } from './scheduler.js';
 import type { ServiceSettings } from '../service-settings.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
+import type { SafeFetcher } from '../../net/safe-fetch.js';
 
 export interface Distribution {
   service: DistributeService;
@@ -49,6 +50,8 @@ export interface DistributionInput {
   settings: ServiceSettings;
   /** The leases in the node database: a run holds one, so that runs never overlap across node processes. */
   leases: LeaseRepository;
+  /** Asks the destinations (peer-fetch.ts: createPeerFetcher). */
+  peers: SafeFetcher;
 }
 
 export function buildDistribution(input: DistributionInput): Distribution {
@@ -56,7 +59,7 @@ export function buildDistribution(input: DistributionInput): Distribution {
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, input.views, !input.embedded);
   const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock, logger });
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
-  const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings, input.clock);
+  const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings, input.peers, input.clock);
   return {
     service,
     destination: new DestinationService(input.nodes, input.publicUrl),

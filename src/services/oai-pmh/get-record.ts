@@ -21,17 +21,14 @@ export async function getRecord(args: Record<string, string>, context: OaiContex
   // (The JSON prefix is answered as Basic Harvest before this: json-prefix.ts.) oai_dc is available for every record.
   const matching = prefix.toLowerCase() === OAI_DC ? docs : docs.filter((doc) => hasFormat(doc, prefix));
   if (matching.length === 0) throw new CannotDisseminateFormat('the metadata format is not available for this item');
-  const live = matching.filter((doc) => !isDeleted(doc));
-  const fragments = await context.metadata.emitAll(live, prefix, context.settings.allowPrivateFetch);
-  const records: OaiRecord[] = [];
-  let index = 0;
-  for (const doc of matching) {
+  const emitted = await context.metadata.recordMetadata(matching.map((doc) => (isDeleted(doc) ? undefined : doc)), prefix, context.settings.allowPrivateFetch);
+  const records = matching.map((doc, index): OaiRecord => {
     const header = oaiHeader(doc, context);
-    if (isDeleted(doc)) { records.push({ header }); continue; }
-    const fragment = fragments[index++];
-    if (fragment && !fragment.ok && fragment.detail) context.logger.warn({ doc_ID: doc._id, detail: fragment.detail }, 'OAI-PMH GetRecord: metadata cannot be disseminated');
-    if (!fragment?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${fragment?.reason ?? 'no data'}`);
-    records.push({ header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } });
-  }
+    if (isDeleted(doc)) return { header };
+    const metadata = emitted[index];
+    if (metadata && !metadata.ok && metadata.detail) context.logger.warn({ doc_ID: doc._id, detail: metadata.detail }, 'OAI-PMH GetRecord: metadata cannot be disseminated');
+    if (!metadata?.ok) throw new CannotDisseminateFormat(`the record cannot be disseminated: ${metadata?.reason ?? 'no data'}`);
+    return { header, metadata: metadata.metadata };
+  });
   return { kind: 'GetRecord', records };
 }

@@ -7,7 +7,6 @@
  * carries an empty resumptionToken.
  */
 import { TOKEN_LIFETIME_MS } from '../../domain/resumption-token.js';
-import type { StoredDoc } from '../../storage/documents.js';
 import type { OaiBody, OaiHeader, OaiRecord, OaiToken } from '../../protocol/oai-pmh/response.js';
 import { checkDateRange, responseDate } from '../harvest/harvest-dates.js';
 import { headerOf } from '../harvest/harvest-records.js';
@@ -42,17 +41,15 @@ interface Item { row: HarvestRow; record: OaiRecord }
  */
 async function emitRows(rows: HarvestRow[], prefix: string | undefined, context: OaiContext, leftOut: LeftOut[]): Promise<Item[]> {
   const json = prefix === undefined;
-  const live = rows.filter((row) => !row.deleted && row.doc);
-  const fragments = json ? [] : await context.metadata.emitAll(live.map((row) => row.doc as StoredDoc), prefix, context.settings.allowPrivateFetch);
+  const emitted = json ? [] : await context.metadata.recordMetadata(rows.map((row) => (row.deleted ? undefined : row.doc)), prefix, context.settings.allowPrivateFetch);
   const items: Item[] = [];
-  let index = 0;
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
     const header = rowHeader(row, context);
     if (row.deleted || !row.doc) { items.push({ row, record: { header } }); continue; }
     if (json) { items.push({ row, record: { header, metadata: { json: publicForm(row.doc) } } }); continue; }
-    const fragment = fragments[index++];
-    if (fragment?.ok) items.push({ row, record: { header, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } });
-    else leftOut.push({ doc_ID: row.id, reason: fragment?.reason, detail: fragment && !fragment.ok ? fragment.detail : undefined });
+    const metadata = emitted[index];
+    if (metadata?.ok) items.push({ row, record: { header, metadata: metadata.metadata } });
+    else leftOut.push({ doc_ID: row.id, reason: metadata?.reason, detail: metadata?.detail });
   }
   return items;
 }

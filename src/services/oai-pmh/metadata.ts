@@ -11,9 +11,17 @@ import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
 import { resourceDataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
+import type { OaiMetadata } from '../../protocol/oai-pmh/response.js';
 import { OAI_DC, oaiDcOf } from './oai-dc.js';
 import type { HarvestRepository } from '../../storage/harvest-repository.js';
 import type { LinkedPayloads } from './linked-payloads.js';
+
+/** A live record's metadata as a response carries it, or why its fragment could not be emitted. */
+export type RecordMetadata = { ok: true; metadata: OaiMetadata } | Extract<Fragment, { ok: false }>;
+
+function recordMetadataOf(fragment: Fragment): RecordMetadata {
+  return fragment.ok ? { ok: true, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } : fragment;
+}
 
 export class MetadataSource {
   constructor(private readonly store: HarvestRepository, private readonly linked: LinkedPayloads) {}
@@ -43,9 +51,13 @@ export class MetadataSource {
     return prefix.toLowerCase() === OAI_DC ? oaiDcOf(doc, (d) => this.emit(d, allowPrivate)) : this.emit(doc, allowPrivate);
   }
 
-  /** Emits many documents in format `prefix`, a few fetches at a time (linked payloads are network round trips). */
-  async emitAll(docs: StoredDoc[], prefix: string, allowPrivate: boolean, concurrency = 8): Promise<Fragment[]> {
+  /**
+   * The metadata of many records in format `prefix`, each in its record's place: undefined where
+   * there is no document to emit (a deleted record: its header only). A few are emitted at a
+   * time (linked payloads are network round trips).
+   */
+  async recordMetadata(docs: readonly (StoredDoc | undefined)[], prefix: string, allowPrivate: boolean, concurrency = 8): Promise<(RecordMetadata | undefined)[]> {
     const turns = new ConcurrencyLimit(concurrency);
-    return Promise.all(docs.map((doc) => turns.run(() => this.emitAs(doc, prefix, allowPrivate))));
+    return Promise.all(docs.map(async (doc) => doc && recordMetadataOf(await turns.run(() => this.emitAs(doc, prefix, allowPrivate)))));
   }
 }

@@ -430,6 +430,42 @@ describe('safe fetch', () => {
     });
   });
 
+  describe('for a caller that reads error answers with credentials (distribution)', () => {
+    const secret = 'Basic c2VjcmV0OnBhc3N3b3Jk';
+    const redirectTo = (to: string): string => `/redirect?code=302&to=${encodeURIComponent(to)}`;
+
+    it('sends the request\'s Authorization header, and never puts it in a failure reason', async () => {
+      const fetcher = createSafeFetcher({ ...defaults, allowPrivate: true });
+      expect(await fetcher.fetchText(`${base}/ok`, { authorization: secret })).to.include({ ok: true, text: 'héllo' });
+      expect(seen[0]?.headers.authorization).to.equal(secret);
+      const failed = await createSafeFetcher({ ...defaults, allowPrivate: true, maxBytes: 10 }).fetchText(`${base}/sized?n=100`, { authorization: secret });
+      expectFailure(failed, 'too-large');
+      expect(JSON.stringify(failed)).to.not.contain(secret);
+      await fetcher.fetchText(`${base}/ok`);
+      expect(seen[2]?.headers, 'a request without one').to.not.have.property('authorization');
+    });
+
+    it('keeps it on a redirect within the origin, and drops it for good at another origin (Fetch standard, HTTP-redirect fetch)', async () => {
+      const { resolve } = tableResolver({ 'peer.test': [LOOPBACK] });
+      const fetcher = createSafeFetcher({ ...defaults, resolve, isAllowedAddress: onlyLoopbackServer });
+      expect(await fetcher.fetchText(`${base}${redirectTo('/ok')}`, { authorization: secret })).to.include({ ok: true });
+      expect(seen.map((request) => request.headers.authorization)).to.deep.equal([secret, secret]);
+      seen.length = 0;
+      // peer.test → 127.0.0.1 (another origin) → peer.test again: the header is not sent back either.
+      const back = `http://peer.test:${port}/ok`;
+      expect(await fetcher.fetchText(`http://peer.test:${port}${redirectTo(`${base}${redirectTo(back)}`)}`, { authorization: secret })).to.include({ ok: true, url: back });
+      expect(seen.map((request) => request.headers.authorization)).to.deep.equal([secret, undefined, undefined]);
+    });
+
+    it('with acceptAnyStatus, returns an error answer with its status and text; a redirect is still a redirect', async () => {
+      const fetcher = createSafeFetcher({ ...defaults, allowPrivate: true, maxRedirects: 0, acceptAnyStatus: true });
+      for (const code of [401, 403, 500]) {
+        expect(await fetcher.fetchText(`${base}/status?code=${code}`), String(code)).to.include({ ok: true, status: code, text: 'status body' });
+      }
+      expectFailure(await fetcher.fetchText(`${base}${redirectTo('/ok')}`), 'redirect-not-followed');
+    });
+  });
+
   describe('https', () => {
     // A self-signed certificate for files.test, made for this run; the fetcher does not trust it.
     let tls: https.Server;

@@ -1,0 +1,39 @@
+/**
+ * How distribution asks a destination (GET /destination, and the probe of its inbound endpoint):
+ * through the node's one fetcher (net/safe-fetch.ts), built once by src/deps.ts and passed in.
+ */
+import { createSafeFetcher, type SafeFetcher } from '../../net/safe-fetch.js';
+import { publicFetchFailure } from '../../net/fetch-failure.js';
+
+/** A destination's answers are small JSON documents; a larger one is not read (a peer could send any size). */
+const PEER_ANSWER_MAX_BYTES = 1024 * 1024;
+const PEER_TIMEOUT_MS = 10_000;
+
+/**
+ * Destinations are configured by the operator (connectivity documents) and commonly sit on a
+ * private network or on loopback, so every address kind is allowed here, unlike the fetchers of
+ * URLs that documents name (src/deps.ts). A redirect is not followed: only the origin the operator
+ * configured is spoken to. Any status is an answer: the probe tells a 401 from a 403.
+ */
+export function createPeerFetcher(): SafeFetcher {
+  return createSafeFetcher({
+    allowPrivate: true, timeoutMs: PEER_TIMEOUT_MS, maxBytes: PEER_ANSWER_MAX_BYTES, maxRedirects: 0,
+    accept: 'application/json', acceptAnyStatus: true,
+  });
+}
+
+/**
+ * A peer's answer: its status and its body as JSON (undefined when it is not JSON); or why there
+ * is none, in the user's terms (`reason`) and in the fetcher's own words, for the log (`detail`).
+ */
+export type PeerAnswer = { ok: true; status: number; body: unknown } | { ok: false; reason: string; detail: string };
+
+export async function fetchPeerJson(fetcher: SafeFetcher, url: string, authorization?: string): Promise<PeerAnswer> {
+  const fetched = await fetcher.fetchText(url, authorization === undefined ? {} : { authorization });
+  if (!fetched.ok) return { ok: false, reason: publicFetchFailure(fetched), detail: fetched.reason };
+  try {
+    return { ok: true, status: fetched.status, body: JSON.parse(fetched.text) as unknown };
+  } catch {
+    return { ok: true, status: fetched.status, body: undefined };
+  }
+}
