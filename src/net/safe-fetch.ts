@@ -104,6 +104,8 @@ export interface SafeFetcher {
 
 const DEFAULT_SCHEMES: readonly ('http:' | 'https:')[] = ['http:', 'https:'];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Errors of a connection attempt (nothing was sent): the next address of the host may still answer. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 type Failure = Extract<SafeFetchResult, { ok: false }>;
 
@@ -185,8 +187,8 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     return url;
   }
 
-  /** Resolve and check the host; returns the address to connect to. */
-  async function resolveHost(url: URL, until: Promise<never>): Promise<ResolvedAddress | Failure> {
+  /** Resolve and check the host; returns the addresses to connect to, in the resolver's order. */
+  async function resolveHost(url: URL, until: Promise<never>): Promise<ResolvedAddress[] | Failure> {
     const host = bareHost(url);
     const literal = classifyAddress(host);
     let addresses: ResolvedAddress[];
@@ -207,7 +209,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
         return failure('forbidden-address', `${host} resolves to a non-public address (${address}: ${kind})`);
       }
     }
-    return addresses[0] as ResolvedAddress;
+    return addresses;
   }
 
   /** One hop on its own undici Agent (no reuse), connecting to the checked address only. */
@@ -239,6 +241,22 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     }
   }
 
+  /**
+   * Each checked address in turn until a connection is made, as a browser's connection attempts
+   * do (RFC 8305 §4, without the racing): `localhost` may resolve to ::1 first where the server
+   * listens on 127.0.0.1 only. Only a failure to connect moves on; any other failure is final.
+   */
+  async function requestAny(url: URL, targets: ResolvedAddress[], signal: AbortSignal, authorization: string | undefined): Promise<Hop | Failure> {
+    for (const [index, target] of targets.entries()) {
+      try {
+        return await request(url, target, signal, authorization);
+      } catch (err) {
+        if (index === targets.length - 1 || !CONNECT_FAILURES.has((err as { code?: string }).code ?? '')) throw err;
+      }
+    }
+    throw new Error('no address to connect to');
+  }
+
   async function fetchText(rawUrl: string, init: SafeFetchRequest = {}): Promise<SafeFetchResult> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -255,9 +273,9 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
       for (let redirects = 0; ; redirects++) {
         const url = checkUrl(current);
         if ('ok' in url) return url;
-        const target = await resolveHost(url, until);
-        if ('ok' in target) return target;
-        const hop = await Promise.race([request(url, target, controller.signal, authorization), until]);
+        const targets = await resolveHost(url, until);
+        if ('ok' in targets) return targets;
+        const hop = await Promise.race([requestAny(url, targets, controller.signal, authorization), until]);
         if ('ok' in hop) return hop;
         if (hop.body === null) {
           const location = hop.location ?? '';

@@ -430,6 +430,24 @@ describe('safe fetch', () => {
     });
   });
 
+  describe('a host with several addresses', () => {
+    it('connects to the next address when one refuses the connection (localhost as ::1 first, a server on IPv4)', async () => {
+      // 127.0.0.2 is loopback too, where nothing listens on the test server's port: refused.
+      const { resolve } = tableResolver({ 'two.test': ['127.0.0.2', LOOPBACK] });
+      const fetcher = createSafeFetcher({ ...defaults, resolve, allowPrivate: true });
+      expect(await fetcher.fetchText(`http://two.test:${port}/ok`)).to.include({ ok: true, text: 'héllo' });
+      expect(seen).to.have.length(1);
+    });
+
+    it('fails when none connects, and never tries an address the checks refuse', async () => {
+      const refused = tableResolver({ 'none.test': ['127.0.0.2', '127.0.0.3'] });
+      expectFailure(await createSafeFetcher({ ...defaults, resolve: refused.resolve, allowPrivate: true }).fetchText(`http://none.test:${port}/ok`), 'network-error');
+      const mixed = tableResolver({ 'mixed.test': ['127.0.0.2', LOOPBACK] });
+      expectFailure(await createSafeFetcher({ ...defaults, resolve: mixed.resolve, isAllowedAddress: onlyLoopbackServer }).fetchText(`http://mixed.test:${port}/ok`), 'forbidden-address');
+      expect(seen).to.have.length(0);
+    });
+  });
+
   describe('for a caller that reads error answers with credentials (distribution)', () => {
     const secret = 'Basic c2VjcmV0OnBhc3N3b3Jk';
     const redirectTo = (to: string): string => `/redirect?code=302&to=${encodeURIComponent(to)}`;
