@@ -100,15 +100,11 @@ const RESTORE_ROUNDS = 2;
 
 /** The document's live leaf revisions, merged from every copy. */
 async function liveRevisions(db: DocumentScope<unknown>, id: string, copies: number): Promise<string[]> {
-  return (await liveLeaves(db, id, copies)).map((doc) => String(doc._rev));
+  return (await liveVersions(db, id, copies)).map((doc) => String(doc._rev));
 }
 
 /** The document's live versions (one, or several while a write is contested), merged from `copies` copies (shardCopies). */
-export function liveVersions(db: DocumentScope<unknown>, id: string, copies: number): Promise<StoredDoc[]> {
-  return liveLeaves(db, id, copies);
-}
-
-async function liveLeaves(db: DocumentScope<unknown>, id: string, copies: number): Promise<StoredDoc[]> {
+export async function liveVersions(db: DocumentScope<unknown>, id: string, copies: number): Promise<StoredDoc[]> {
   try {
     // `open_revs` and `r` are CouchDB document GET parameters nano's types do not list.
     const leaves = await db.get(id, { open_revs: 'all', r: copies } as never) as unknown as { ok?: StoredDoc & { _deleted?: boolean } }[];
