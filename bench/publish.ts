@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { startNodeProcess, basicAuthHeader, report, round, benchOptions, prepareStore, createAccount, type NodeProcess } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 import { nodeTimestamp } from '../src/domain/timestamps.js';
-import { generateNodeKeyPair, signEnvelope } from '../src/domain/signature/lr-pgp.js';
+import { generateNodeKeyPair } from '../src/domain/signature/node-key-pair.js';
+import { signEnvelope } from '../src/domain/signature/lr-pgp-sign.js';
 
 const options = benchOptions({ docs: 20000, docsEnv: 'BENCH_DOCS' });
 const store = await prepareStore(options.couchdb);

@@ -11,7 +11,9 @@ import * as openpgp from 'openpgp';
 import { benchOptions, report, round, secondsSince } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
 import { canonicalHash } from '../src/domain/signature/canonical-hash.js';
-import { generateNodeKeyPair, readPublicKeys, readSigningKey, signEnvelopeWith, verifyEnvelopeSignatureWith, type NodeKeyType } from '../src/domain/signature/lr-pgp.js';
+import { readSigningKey, signEnvelopeWith } from '../src/domain/signature/lr-pgp-sign.js';
+import { readPublicKeys, verifyEnvelopeSignatureWith } from '../src/domain/signature/lr-pgp-verify.js';
+import { generateNodeKeyPair, type NodeKeyType } from '../src/domain/signature/node-key-pair.js';
 
 const { docs: count } = benchOptions({ docs: 300, docsEnv: 'BENCH_DOCS' });
 const templates = loadTemplates();

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { signEnvelope } from '../domain/signature/lr-pgp.js';
+import { signEnvelope } from '../domain/signature/lr-pgp-sign.js';
 import { usageError } from './errors.js';
 
 export interface SigningKey { armored: string; passphrase: string | undefined; keyLocations: string[] }

@@ -1,5 +1,5 @@
 /** The node's own OpenPGP key pair (used for proxy signing and served at /pubkey). */
-import { generateNodeKeyPair } from './signature/lr-pgp.js';
+import { generateNodeKeyPair } from './signature/node-key-pair.js';
 
 export interface GeneratedKeys { publicKey: string; privateKey: string; fingerprint: string }
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { generateNodeKeyPair } from '../../src/domain/signature/lr-pgp.js';
+import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
 import { derivedDocId } from '../../src/cli/document-signing.js';
 import { SAMPLE_CORPUS } from '../../src/sample-data.js';
 import { startTestNode, addAccount, currentStatus, tempDir, type TestNode } from '../support/node.js';

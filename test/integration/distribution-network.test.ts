@@ -5,7 +5,8 @@ import pino from 'pino';
 import { startTestNode, postJson, getJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, keyServer, replacementChain, type Doc } from '../support/documents.js';
 import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
-import { generateNodeKeyPair, signEnvelope } from '../../src/domain/signature/lr-pgp.js';
+import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
+import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
 import { DistributionScheduler } from '../../src/services/distribute/scheduler.js';
 
 describe('distribution in small networks', function () {

@@ -14,7 +14,9 @@ import { startTestNode, addAccount, basicAuth, postJson, tempDir, type TestNode 
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import { requireProgram } from '../support/programs.js';
 import { canonicalHash } from '../../src/domain/signature/canonical-hash.js';
-import { generateNodeKeyPair, signEnvelope, verifyEnvelopeSignature } from '../../src/domain/signature/lr-pgp.js';
+import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
+import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
+import { verifyEnvelopeSignature } from '../../src/domain/signature/lr-pgp-verify.js';
 
 const run = promisify(execFile);
 const SIGNER = { authorization: basicAuth('signer', 'signer-password-1') };

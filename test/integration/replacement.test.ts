@@ -2,7 +2,9 @@
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, currentStatus, type TestNode } from '../support/node.js';
 import { keyServer, replacementChain, type Doc } from '../support/documents.js';
-import { generateNodeKeyPair, signEnvelope, verifyEnvelopeSignature } from '../../src/domain/signature/lr-pgp.js';
+import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
+import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
+import { verifyEnvelopeSignature } from '../../src/domain/signature/lr-pgp-verify.js';
 
 type Keys = Awaited<ReturnType<typeof generateNodeKeyPair>>;
 

@@ -4,7 +4,7 @@
  * SSRF-guarded fetcher (loopback and private addresses only with --allow-private).
  */
 import fs from 'node:fs';
-import { verifyEnvelopeSignature } from '../../domain/signature/lr-pgp.js';
+import { verifyEnvelopeSignature } from '../../domain/signature/lr-pgp-verify.js';
 import { createSafeFetcher } from '../../net/safe-fetch.js';
 import { ARMORED_KEY } from '../../services/publish/key-resolver.js';
 import { readDocumentFile, unwrapRecord } from '../document-files.js';

@@ -25,12 +25,14 @@
  * Python (`"5.0"`) but is indistinguishable from `5` here (`i5e`); integers beyond 2^53 have
  * already lost precision.
  *
- * Character counts use Unicode code points (Python 2 "wide" builds, as on Linux servers); a
- * narrow build (UTF-16 code units) only differs for characters outside the BMP. Keys are sorted
- * by code point for the same reason.
+ * Bencoding (bencode.ts) counts characters and sorts keys by Unicode code point; floats are
+ * formatted by python-float.ts.
  */
 import { createHash } from 'node:crypto';
 import { OWNER_FIELD } from '../ownership.js';
+import { bencode, type BencodeValue } from './bencode.js';
+import { CanonicalHashError } from './canonical-hash-error.js';
+import { pythonFloatStr } from './python-float.js';
 
 /** Number normalisation rule; see the module comment. */
 export type NumberMode = 'null' | 'keep-int';
@@ -58,70 +60,7 @@ export const STRIPPED_FIELDS: readonly string[] = [
   OWNER_FIELD,
 ];
 
-/** A value after normalisation: what the bencoder accepts. */
-export type BencodeValue = string | bigint | BencodeValue[] | { [key: string]: BencodeValue };
-
-/** Thrown for values that cannot be part of a JSON document (functions, symbols, NaN...). */
-export class CanonicalHashError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CanonicalHashError';
-  }
-}
-
 const DROP = Symbol('drop');
-
-/**
- * Python 2.7 `str(float)`: 12 significant digits, correctly rounded (ties to even), `%g`-like
- * layout, `.0` appended to integral results.
- */
-export function pythonFloatStr(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (x === Infinity) return 'inf';
-  if (x === -Infinity) return '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const precision = 12;
-  // toExponential(99) gives the first 100 significant digits of the exact binary value, so
-  // exact ties can be rounded half-to-even as Python's dtoa does (JS itself rounds ties up).
-  const match = /^(-?)(\d)\.(\d+)e([+-]\d+)$/.exec(x.toExponential(99));
-  if (!match) throw new CanonicalHashError(`cannot format number ${x}`);
-  const sign = match[1] ?? '';
-  const allDigits = (match[2] ?? '') + (match[3] ?? '');
-  let exponent = Number(match[4]);
-  let digits = allDigits.slice(0, precision);
-  const next = allDigits.charAt(precision);
-  const tailNonZero = /[1-9]/.test(allDigits.slice(precision + 1));
-  const lastOdd = Number(digits.charAt(precision - 1)) % 2 === 1;
-  if (next > '5' || (next === '5' && (tailNonZero || lastOdd))) {
-    const rounded = (BigInt(digits) + 1n).toString();
-    if (rounded.length > precision) {
-      digits = rounded.slice(0, precision);
-      exponent += 1;
-    } else {
-      digits = rounded;
-    }
-  }
-  let out: string;
-  // Python switches to exponent notation one digit earlier than C's %g when it adds ".0"
-  // (format_float_short: decpt > precision - 1), so 123456789012.0 prints as 1.23456789012e+11.
-  if (exponent < -4 || exponent >= precision - 1) {
-    let mantissa = digits.slice(0, 1);
-    const fraction = digits.slice(1).replace(/0+$/, '');
-    if (fraction.length > 0) mantissa += `.${fraction}`;
-    const expAbs = Math.abs(exponent);
-    out = `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${expAbs < 10 ? '0' : ''}${expAbs}`;
-  } else if (exponent < 0) {
-    const body = `0.${'0'.repeat(-exponent - 1)}${digits}`.replace(/0+$/, '');
-    out = `${sign}${body}`;
-  } else {
-    const intPart = digits.slice(0, exponent + 1);
-    const fraction = digits.slice(exponent + 1).replace(/0+$/, '');
-    out = `${sign}${intPart}${fraction.length > 0 ? `.${fraction}` : ''}`;
-  }
-  // Python 2 float.__str__ appends ".0" when %g produced something that looks like an int.
-  if (!/[.eEn]/.test(out)) out += '.0';
-  return out;
-}
 
 function normaliseNumber(x: number, mode: NumberMode): BencodeValue | typeof DROP {
   if (mode === 'null') return DROP;
@@ -166,65 +105,6 @@ function normalise(value: unknown, mode: NumberMode, path: string): BencodeValue
     default:
       throw new CanonicalHashError(`unsupported value of type ${typeof value} at ${path}`);
   }
-}
-
-/** Number of characters as Python 2 (wide build) `len(unicode)` counts them: code points. */
-function charCount(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-/** Compare two strings by Unicode code point (Python 2 wide-build unicode ordering). */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const ra = ia.next();
-    const rb = ib.next();
-    if (ra.done) return rb.done ? 0 : -1;
-    if (rb.done) return 1;
-    const ca = ra.value.codePointAt(0) ?? 0;
-    const cb = rb.value.codePointAt(0) ?? 0;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-  }
-}
-
-function bencodeInto(value: BencodeValue, out: string[]): void {
-  if (typeof value === 'string') {
-    out.push(String(charCount(value)), ':', value);
-  } else if (typeof value === 'bigint') {
-    out.push('i', value.toString(), 'e');
-  } else if (Array.isArray(value)) {
-    out.push('l');
-    for (const child of value) bencodeInto(child, out);
-    out.push('e');
-  } else {
-    out.push('d');
-    const keys = Object.keys(value).sort(compareCodePoints);
-    for (const key of keys) {
-      out.push(String(charCount(key)), ':', key);
-      bencodeInto(value[key] as BencodeValue, out);
-    }
-    out.push('e');
-  }
-}
-
-/**
- * Bencode an already-normalised value the way LRSignature does: the result is a (unicode)
- * string whose length prefixes count characters; UTF-8 encode it before hashing.
- */
-export function bencode(value: BencodeValue): string {
-  const out: string[] = [];
-  bencodeInto(value, out);
-  return out.join('');
 }
 
 function assertEnvelope(doc: unknown): asserts doc is Record<string, unknown> {

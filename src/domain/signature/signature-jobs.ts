@@ -5,16 +5,9 @@
  * parses to the same key), so any worker can take any job.
  */
 import type * as openpgp from 'openpgp';
-import {
-  readPublicKeys,
-  readSigningKey,
-  signEnvelopeWith,
-  verifyEnvelopeSignatureWith,
-  type DigitalSignature,
-  type SigningKey,
-  type VerifyOptions,
-  type VerifyResult,
-} from './lr-pgp.js';
+import type { DigitalSignature } from './lr-pgp.js';
+import { readSigningKey, signEnvelopeWith, type SigningKey } from './lr-pgp-sign.js';
+import { readPublicKeys, verifyEnvelopeSignatureWith, type VerifyOptions, type VerifyResult } from './lr-pgp-verify.js';
 
 export interface SignJob { op: 'sign'; doc: Record<string, unknown>; privateKey: string; passphrase?: string; keyLocations: string[] }
 export interface VerifyJob { op: 'verify'; doc: unknown; publicKeys: string[]; options?: VerifyOptions }

@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { SignatureError, type VerifyOptions, type VerifyResult } from './lr-pgp.js';
+import { SignatureError } from './lr-pgp.js';
+import type { VerifyOptions, VerifyResult } from './lr-pgp-verify.js';
 import { SignatureJobs, type SignatureJob, type SignOutcome } from './signature-jobs.js';
 
 interface Pending { resolve(value: unknown): void; reject(error: Error): void }

@@ -4,13 +4,14 @@
  * Learning Registry node and are documented in the README.
  */
 import { notBootstrapped } from '../../errors/app-error.js';
-import { storeNotAnswering } from '../../storage/couch.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import { DISTRIBUTION_LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
 import { INDEXED_VIEW_NAMES, type IndexState, type LiveSummary, type ResourceRepository, type StoreCounters } from '../../storage/resource-repository.js';
 import { seqNumber } from '../../storage/index-state.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { withoutStoreFields } from '../../domain/resource-document.js';
+import { delay, LateRead, STORE_ANSWER_MS, withinStoreAnswer } from './status-reads.js';
+import type { NodeStatus } from './status-answer.js';
 
 const INTERNAL_FIELDS = ['doc_type', 'doc_version', 'doc_scope', 'active'];
 
@@ -45,94 +46,8 @@ const INDEX_CHECK_BUDGET = { staleMs: 10_000, catchUpMs: 10_000, smallLag: 1000 
  * is reported (503, after at most STORE_ANSWER_MS) rather than hidden behind an answer from memory.
  */
 const COUNTERS_MAX_AGE_MS = 10_000;
-/**
- * How long the counters read of one call may take before the store counts as not answering and
- * the call answers 503 (within the Dockerfile HEALTHCHECK's 5 s timeout, so a hung store is an
- * unhealthy answer, not a probe that times out; and never a request held for as long as the store hangs).
- */
-const STORE_ANSWER_MS = 3_000;
 /** How long /status waits for the node documents from the store before their last answer serves. */
 const NODE_DOCS_PATIENCE_MS = 500;
-
-/**
- * A store read of each /status: waited for until the call's deadline, after which its last
- * answer serves (the read goes on and updates it). Waited for in full when there is no answer
- * yet, when the last one is older than `maxAgeMs`, or when the last read failed: a store that is
- * down is reported (the JSON error exit: 503), never hidden behind an older answer.
- */
-class LateRead<T> {
-  private last: { value: T; read: number; at: number } | undefined;
-  private lastFailed = false;
-  private reads = 0;
-
-  constructor(private readonly read: () => Promise<T>, private readonly maxAgeMs: number) {}
-
-  /** Starts one read. `done` never rejects: a read failing after the answer has gone is no unhandled rejection. */
-  start(): { done: Promise<void>; arrived(): boolean; answer(): Promise<T> } {
-    const number = (this.reads += 1);
-    let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-    const done = this.read().then((value) => {
-      outcome = { ok: true, value };
-      // A slow read that ends after a later one does not replace its newer answer.
-      if (!this.last || this.last.read < number) { this.last = { value, read: number, at: Date.now() }; this.lastFailed = false; }
-    }, (error: unknown) => {
-      outcome = { ok: false, error };
-      if (!this.last || this.last.read < number) this.lastFailed = true;
-    });
-    const answer = async (): Promise<T> => {
-      if (!outcome && this.last && !this.lastFailed && Date.now() - this.last.at < this.maxAgeMs) return this.last.value;
-      await done;
-      if (outcome?.ok === false) throw outcome.error;
-      return (outcome as { value: T }).value;
-    };
-    return { done, arrived: () => outcome?.ok === true, answer };
-  }
-}
-
-/** `read`, or a 503 once the store has taken STORE_ANSWER_MS (the read itself goes on behind). */
-function withinStoreAnswer<T>(read: Promise<T>, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(storeNotAnswering(STORE_ANSWER_MS, what)), STORE_ANSWER_MS);
-    read.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
-}
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
-
-export interface NodeStatus {
-  OK: true;
-  node_id: unknown;
-  node_name: unknown;
-  active: boolean;
-  /** Live documents as last counted; null until a first count (its view is being built). */
-  doc_count: number | null;
-  install_time: unknown;
-  start_time: unknown;
-  process_start_time: string;
-  earliestDatestamp: string | null;
-  /** true only when doc_count and earliestDatestamp are known to include every write so far. */
-  doc_count_current: boolean;
-  /**
-   * true only when every view is known to have indexed the whole database; false while one is
-   * behind or being built, or when no check has finished since the last write (reads of a stale
-   * view may wait or 503).
-   */
-  views_current: boolean;
-  /** The views not known to have indexed the database up to this call's update_seq. */
-  stale_views: string[];
-  /** The database's own counters (every document, tombstones and design documents included). */
-  store: { doc_count: number; update_seq: string | number };
-  last_in_sync: unknown;
-  last_out_sync: unknown;
-  last_out_run: unknown;
-  /**
-   * The distribution run in progress in any node process (its start), or null: the run's lease
-   * (lease-repository.ts), which an expired one is not. last_out_run is the last run that ended.
-   */
-  out_run_in_progress: { since: string } | null;
-  outbound: unknown;
-  timestamp: string;
-}
 
 export class NodeInfoService {
   private lastLive: LiveSummary | undefined;

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { NodePolicy } from '../../config/index.js';
 import type { EnvelopeValidator } from '../../validation/envelope-validator.js';
 import type { DocumentFilter, FilterDescription } from '../../domain/filters.js';
-import type { VerifyResult } from '../../domain/signature/lr-pgp.js';
+import type { VerifyResult } from '../../domain/signature/lr-pgp-verify.js';
 import type { KeyBatch, KeyResolver } from './key-resolver.js';
 import { inlineXmlRefusal } from './inline-xml.js';
 import type { NodeRepository } from '../../storage/node-repository.js';

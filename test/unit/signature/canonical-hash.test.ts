@@ -2,18 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import {
-  bencode,
   canonicalHash,
   canonicalHashes,
   canonicalString,
-  CanonicalHashError,
-  compareCodePoints,
   containsNumbers,
   NUMBER_MODES,
-  pythonFloatStr,
   STRIPPED_FIELDS,
   type NumberMode,
 } from '../../../src/domain/signature/canonical-hash.js';
+import { bencode, compareCodePoints } from '../../../src/domain/signature/bencode.js';
+import { CanonicalHashError } from '../../../src/domain/signature/canonical-hash-error.js';
+import { pythonFloatStr } from '../../../src/domain/signature/python-float.js';
 import { extractSignedHash } from '../../../src/domain/signature/lr-pgp.js';
 
 const fixtureDir = new URL('../../fixtures/signatures/', import.meta.url);

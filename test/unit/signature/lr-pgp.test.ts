@@ -2,16 +2,10 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import * as openpgp from 'openpgp';
 import { canonicalHash } from '../../../src/domain/signature/canonical-hash.js';
-import {
-  extractSignedHash,
-  generateNodeKeyPair,
-  LR_PGP_SIGNING_METHOD,
-  signEnvelope,
-  SignatureError,
-  verifyEnvelopeSignature,
-  type NodeKeyPair,
-  type VerifyResult,
-} from '../../../src/domain/signature/lr-pgp.js';
+import { extractSignedHash, LR_PGP_SIGNING_METHOD, SignatureError } from '../../../src/domain/signature/lr-pgp.js';
+import { signEnvelope } from '../../../src/domain/signature/lr-pgp-sign.js';
+import { verifyEnvelopeSignature, type VerifyResult } from '../../../src/domain/signature/lr-pgp-verify.js';
+import { generateNodeKeyPair, type NodeKeyPair } from '../../../src/domain/signature/node-key-pair.js';
 
 const fixtureDir = new URL('../../fixtures/signatures/', import.meta.url);
 
