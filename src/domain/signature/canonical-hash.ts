@@ -10,7 +10,7 @@
  *     number of characters of the (unicode) string - NOT its UTF-8 byte length;
  *  4. UTF-8 encode the bencoded text and return its SHA-256 as lowercase hex.
  *
- * The digest is what the signer clear-signs with PGP (see lr-pgp.ts).
+ * The digest is what the signer clear-signs with PGP (lr-pgp-sign.ts; lr-pgp-verify.ts checks it).
  *
  * Two historical number rules exist and both are found in signed documents in the wild:
  *
