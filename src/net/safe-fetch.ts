@@ -19,21 +19,13 @@
  *   drops it for good, as the Fetch standard's HTTP-redirect fetch does; it is never part of a
  *   result or a failure reason.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
-import type { LookupFunction } from 'node:net';
-import { parse as parseContentType } from 'content-type';
 import { Agent, errors, request as undiciRequest } from 'undici';
 import { classifyAddress, type AddressKind } from './ip-address.js';
+import { bareHost, pinnedLookup, systemResolve, type HostResolver, type ResolvedAddress } from './host-resolution.js';
+import { decodeText } from './body-text.js';
 
 export { classifyAddress, isPublicAddress, type AddressKind } from './ip-address.js';
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Resolves a host name to all its addresses (default: `dns.lookup` with `all: true`). */
-export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+export type { HostResolver, ResolvedAddress } from './host-resolution.js';
 
 export interface SafeFetcherOptions {
   /** Allow every address kind (loopback, private...). For development and tests only. */
@@ -117,39 +109,6 @@ class TimeoutSignal extends Error {
   constructor() {
     super('timeout');
   }
-}
-
-async function systemResolve(hostname: string): Promise<ResolvedAddress[]> {
-  const results = await dnsLookup(hostname, { all: true, verbatim: true });
-  return results.map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
-}
-
-/** A `lookup` for node:net that always answers with the given (already checked) address. */
-export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-}
-
-/** URL host without the IPv6 brackets. */
-function bareHost(url: URL): string {
-  const host = url.hostname;
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-function charsetOf(contentType: string | null): string {
-  return (contentType && parseContentType(contentType).parameters.charset) || 'utf-8';
-}
-
-function decode(body: Buffer, contentType: string | null): string {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charsetOf(contentType));
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  return decoder.decode(body);
 }
 
 type Hop = { status: number; location: string | undefined; body: null } | { status: number; contentType: string | null; body: Buffer };
@@ -298,7 +257,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
         if (!options.acceptAnyStatus && (hop.status < 200 || hop.status > 299)) {
           return failure('http-status', `HTTP status ${hop.status}`, hop.status);
         }
-        return { ok: true, text: decode(hop.body, hop.contentType), contentType: hop.contentType, status: hop.status, url: url.href };
+        return { ok: true, text: decodeText(hop.body, hop.contentType), contentType: hop.contentType, status: hop.status, url: url.href };
       }
     } catch (err) {
       if (err instanceof TimeoutSignal || controller.signal.aborted) {

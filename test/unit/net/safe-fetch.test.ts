@@ -14,11 +14,10 @@ import {
   classifyAddress,
   createSafeFetcher,
   isPublicAddress,
-  pinnedLookup,
-  type ResolvedAddress,
   type SafeFetchResult,
   type SafeFetcherOptions,
 } from '../../../src/net/safe-fetch.js';
+import { pinnedLookup, type ResolvedAddress } from '../../../src/net/host-resolution.js';
 import { runProgram } from '../../support/programs.js';
 
 const LOOPBACK = '127.0.0.1';
