@@ -22,8 +22,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { formatAjvErrors, describeValue } from './format-errors.js';
 import { isLrDateTime, LR_DATE_TIME_FORMAT } from './lr-date-time.js';
 import { PUBLISH_REQUEST_SCHEMA_ID, publishRequestSchema } from './publish-request-schema.js';
+import { buildResourceDataSchemas } from './resource-data-schemas.js';
 import {
-  buildResourceDataSchemas,
   isSupportedDocVersion,
   PLACEMENTS_BY_VERSION,
   STAGES,
@@ -32,7 +32,7 @@ import {
   type DocVersion,
   type Placement,
   type Stage,
-} from './resource-data-schemas.js';
+} from './resource-data-schema-ids.js';
 import { isRecord } from '../domain/is-record.js';
 
 export type ValidationResult = { ok: true } | { ok: false; error: string };
@@ -55,7 +55,7 @@ export interface EnvelopeValidator {
   /** The body of `POST /publish`: `{documents: [object, ...]}`, non-empty. */
   validatePublishRequest(body: unknown): ValidationResult;
   /**
-   * Validates against one schema by id (ids from resource-data-schemas.ts, optionally with a
+   * Validates against one schema by id (ids from resource-data-schema-ids.ts, optionally with a
    * JSON Pointer fragment such as `#/$defs/identity`). Unknown ids give an error result.
    */
   validateAgainst(schemaId: string, data: unknown): ValidationResult;

@@ -7,7 +7,7 @@
  * result, not a global failure. Other top-level keys are not rejected.
  */
 import type { SchemaObject } from 'ajv/dist/2020.js';
-import { JSON_SCHEMA_DIALECT } from './resource-data-schemas.js';
+import { JSON_SCHEMA_DIALECT } from './resource-data-schema-ids.js';
 
 export const PUBLISH_REQUEST_SCHEMA_ID = 'https://lr-node.invalid/schema/publish/request.json';
 

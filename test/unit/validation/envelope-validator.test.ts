@@ -11,7 +11,7 @@ import {
   anyVersionSchemaId,
   NODE_ASSIGNED_FIELDS,
   versionSchemaId,
-} from '../../../src/validation/resource-data-schemas.js';
+} from '../../../src/validation/resource-data-schema-ids.js';
 
 type Json = Record<string, unknown>;
 
