@@ -22,6 +22,25 @@ export interface ReplicationSelection { filter: string; queryParams: Record<stri
 /** `error` is fit for /status (public); `detail`, the store's own words, is for the log only. */
 export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string; detail?: string }
 
+/**
+ * A replication endpoint (CouchDB "Replication", `source` and `target` objects): the URL without
+ * credentials and, when there are some, an Authorization header sent with every request to it.
+ * Not credentials in the URL's userinfo: CouchDB 3's replicator does not percent-decode them, so
+ * a password holding `$ @ : # % +` or a space was refused (401) by the destination, or by this
+ * node's own CouchDB for the source, while it worked on the embedded store (an audit). The
+ * embedded store honours the object through patches/express-pouchdb+5.0.1-rc1.0.patch.
+ */
+export type ReplicationEndpoint = string | { url: string; headers: { Authorization: string } };
+
+export function replicationEndpoint(url: string, credentials: { user: string; password: string } | undefined): ReplicationEndpoint {
+  const bare = new URL(url);
+  bare.username = '';
+  bare.password = '';
+  const plain = bare.toString().replace(/\/+$/, '');
+  if (!credentials) return plain;
+  return { url: plain, headers: { Authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` } };
+}
+
 /** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
 export function scrubCredentials(text: string): string {
   return text.replace(/\/\/[^/@\s"']+@/g, '//');
@@ -89,7 +108,7 @@ export class DistributionRepository {
    * its full URL on CouchDB 3 (local endpoints were removed in 3.0). `selectors`: replicate with
    * a Mango selector where the selection has one (Apache CouchDB 3).
    */
-  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: string, private readonly nodes: NodeRepository, private readonly views: ViewReader, private readonly selectors = false) {
+  constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: ReplicationEndpoint, private readonly nodes: NodeRepository, private readonly views: ViewReader, private readonly selectors = false) {
     this.credentials = new DestinationCredentialsRepository(couch, names);
     this.resources = couch.use(names.resourceData);
   }
@@ -117,7 +136,7 @@ export class DistributionRepository {
    * One-shot `POST /_replicate` (CouchDB "Replication", /_replicate): answers when the
    * replication has finished. Failures are returned, never thrown, with credentials scrubbed.
    */
-  async replicate(target: string, selection: ReplicationSelection): Promise<ReplicationResult> {
+  async replicate(target: ReplicationEndpoint, selection: ReplicationSelection): Promise<ReplicationResult> {
     // CouchDB 3 runs a selector in Erlang, a filter function in its JavaScript query server, one
     // document at a time; the embedded store runs either in-process, and takes the filter (the
     // path it has always been tested on).
@@ -173,6 +192,10 @@ export class DistributionRepository {
 }
 
 /** The replication source for `DistributionRepository`: see its constructor. */
-export function replicationSource(couch: Couch, names: DatabaseNames, embedded: boolean): string {
-  return embedded ? names.resourceData : `${couch.config.url.replace(/\/+$/, '')}/${encodeURIComponent(names.resourceData)}`;
+export function replicationSource(couch: Couch, names: DatabaseNames, embedded: boolean): ReplicationEndpoint {
+  if (embedded) return names.resourceData;
+  // The node's own credentials are in its store URL, percent-encoded (couch.ts, credentialedUrl).
+  const url = new URL(couch.config.url);
+  const credentials = url.username === '' ? undefined : { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  return replicationEndpoint(`${couch.config.url.replace(/\/+$/, '')}/${encodeURIComponent(names.resourceData)}`, credentials);
 }

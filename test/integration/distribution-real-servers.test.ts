@@ -14,7 +14,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import { getJson } from '../support/node.js';
-import { onCouchDB, storeEnv } from '../support/store.js';
+import { onCouchDB, storeEnv, testCouchAdmin } from '../support/store.js';
 import { startCouchInstance, type CouchInstance } from '../support/couchdb-fixture.js';
 import { startTestNetwork, publish, distribute, storedDocs, settled, incomingCount, outbound, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
 
@@ -184,4 +184,39 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
       });
     });
   }
+
+  describe('the source node\'s own CouchDB password holds characters a URL would percent-encode', () => {
+    // The replicator reads the source through this node's CouchDB credentials: in a header, not
+    // the URL's userinfo, which CouchDB's replicator does not decode (an audit: HTTP 500,
+    // replication_auth_error, with a password like this one).
+    const admin = testCouchAdmin() as NonNullable<ReturnType<typeof testCouchAdmin>>;
+    const user = `lr_special_${Date.now().toString(36)}`;
+    const password = `Sx7$pa@ss:w%rd+ #${Date.now()}`;
+    const adminUrl = `${admin.root}/_node/_local/_config/admins/${user}`;
+    let net: TestNetwork;
+
+    before(async () => {
+      const made = await fetch(adminUrl, { method: 'PUT', headers: admin.headers, body: JSON.stringify(password) });
+      expect(made.status, 'a CouchDB admin for the source node').to.equal(200);
+      net = await startTestNetwork({
+        nodes: 2, topology: 'chain',
+        env: (dataDir) => path.basename(dataDir) === 'node1' ? { ...storeEnv(dataDir), COUCHDB_URL: admin.root, COUCHDB_USER: user, COUCHDB_PASSWORD: password } : storeEnv(dataDir),
+      });
+    });
+    after(async () => {
+      await net?.stop();
+      await fetch(adminUrl, { method: 'DELETE', headers: admin.headers });
+    });
+
+    it('distributes, and the password is in no answer or log line', async () => {
+      const [a, b] = net.nodes as [NetworkNode, NetworkNode];
+      const ids = await publish(a, distinct(20, 'own-password'));
+      expect((await distribute(a)).status).to.equal(200);
+      expect(await outbound(a, b)).to.include({ outcome: 'ok' });
+      await settled(b, ids.length, 60000);
+      await expectExactly(b, ids);
+      expect(JSON.stringify((await getJson(`${a.node.url}/status`)).body)).to.not.include(password);
+      expect(net.logs[0]?.join('')).to.not.include(password);
+    });
+  });
 });

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { getJson, postJson, basicAuth } from '../support/node.js';
+import { getJson, postJson, basicAuth, addAccount } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import {
   startTestNetwork, publish, distribute, storedDocs, settled, incomingCount, outbound, connectNodes, authOf, waitFor,
@@ -101,6 +101,25 @@ describe('distribution between two nodes', function () {
     total += ids.length;
     const arrived = await settled(b, total);
     for (const doc of arrived.values()) expect(doc._rev).to.match(/^1-/);
+  });
+
+  it('replicates with a destination password holding characters a URL would percent-encode ($ @ : # % + space)', async () => {
+    // CouchDB's replicator does not decode credentials in an endpoint URL: they go in a header.
+    const password = `Sx7$pa@ss:w%rd+ #${Date.now()}`;
+    await addAccount(b.node, 'special', password, 'network_admin');
+    await a.node.deps.distribution.repository.setCredentials(b.node.publicUrl, { user: 'special', password });
+    try {
+      const ids = await publish(a, tagged(nsdlDocs(2), 'special-password'));
+      expect((await distribute(a)).status).to.equal(200);
+      expect(await outbound(a, b), 'the run at the destination').to.include({ outcome: 'ok' });
+      total += ids.length;
+      const arrived = await settled(b, total);
+      for (const id of ids) expect(arrived.has(id), id).to.equal(true);
+      expect(JSON.stringify((await getJson(`${a.node.url}/status`)).body)).to.not.include(password);
+      expect(net.logs[0]?.join('')).to.not.include(password);
+    } finally {
+      await a.node.deps.distribution.repository.setCredentials(b.node.publicUrl, b.admin);
+    }
   });
 
   it('stores each document once at the destination: the incoming database never held one (issue 15)', async () => {

@@ -12,7 +12,7 @@ import type { Clock } from '../../domain/timestamps.js';
 import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
-import { scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
+import { replicationEndpoint, scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
 import { INBOUND_PATH, activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
@@ -201,13 +201,9 @@ export class DistributeService {
     if (!probe.ok) return unanswered(base, `the inbound endpoint ${scrubCredentials(incoming.toString())}`, probe, 'the inbound endpoint did not answer');
     if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined) };
     if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
-    if (credentials) {
-      incoming.username = encodeURIComponent(credentials.user);
-      incoming.password = encodeURIComponent(credentials.password);
-    }
     const filter = activeFilter(info.filter_description);
     // query_params travel in the _changes URL query, so the description is one JSON string.
-    const result = await this.repo.replicate(incoming.toString().replace(/\/+$/, ''), filter
+    const result = await this.repo.replicate(replicationEndpoint(incoming.toString(), credentials), filter
       ? { filter: REPLICATION_FILTER, queryParams: { filter_description: JSON.stringify(filter) } }
       : { filter: REPLICATION_FILTER, queryParams: {}, selector: { ...LIVE_FOR_DISTRIBUTION_SELECTOR } });
     return {
