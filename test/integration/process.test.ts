@@ -203,4 +203,26 @@ describe('npm start -- --sample-data', () => {
       await exitOf(second.child);
     }
   });
+
+  it('says so when the policy refuses the samples (their signatures sign an empty text), and loads them at a later start', async () => {
+    const dataDir = tempDir();
+    const config = path.join(dataDir, 'verify.json');
+    fs.writeFileSync(config, JSON.stringify({ policy: { verify_signatures: true } }));
+    const strict = await startMain({ DATA_DIR: dataDir, CONFIG: config }, ['--sample-data']);
+    try {
+      const refused = await waitForLog(strict, 'sample data: this node\'s policy refused some documents');
+      expect(refused).to.include({ published: 0, refused: 100, skipped: false, level: 40 });
+      expect(refused.first_refusal).to.be.a('string');
+    } finally {
+      strict.child.kill('SIGTERM');
+      await exitOf(strict.child);
+    }
+    const open = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
+    try {
+      expect(await waitForLog(open, 'sample data')).to.include({ published: 100, skipped: false });
+    } finally {
+      open.child.kill('SIGTERM');
+      await exitOf(open.child);
+    }
+  });
 });
