@@ -28,8 +28,23 @@ function isDatestamp(value: string): boolean {
   return date.toISOString().slice(0, 19) === `${year}-${month}-${day}T${hour}:${minute}:${second}`;
 }
 
+/**
+ * How replacement.ts compares a trusted super key with a signer's fingerprint: white space
+ * removed, case ignored. A v4 key's fingerprint is 40 hex digits, a v6 key's 64 (RFC 9580 §5.5.4);
+ * a key id, or a fingerprint with a 0x, never equals one and trusted no key.
+ */
+const isFingerprint = (value: string): boolean => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(value.replace(/\s+/g, ''));
+
+/** Where distribution goes: `${url}/destination` is fetched, and the fetcher refuses credentials in a URL. */
+function isNodeUrl(value: string): boolean {
+  const url = parsedUrl(value);
+  return url !== undefined && !url.username && !url.password && !url.search && !url.hash && !value.endsWith('?') && !value.endsWith('#');
+}
+
 export const CONFIG_FORMATS: Record<string, Format> = {
   'http-url': { validate: (value) => parsedUrl(value) !== undefined, rule: 'must be an absolute http(s) URL' },
+  'node-url': { validate: isNodeUrl, rule: 'must be a node URL http(s)://host[:port][/path], without credentials, query or fragment' },
+  'openpgp-fingerprint': { validate: isFingerprint, rule: 'must be an OpenPGP fingerprint: 40 hex digits (v4 key) or 64 (v6), spaces allowed' },
   datestamp: { validate: isDatestamp, rule: 'must be a date YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 §3.3.1)' },
 };
 

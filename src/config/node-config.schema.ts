@@ -125,7 +125,7 @@ export const nodeConfigSchema = {
         trusted_submitters: strings,
         accepted_tos: strings,
         max_document_size: { type: 'integer', minimum: 1024, default: 1048576 },
-        trusted_super_keys: strings,
+        trusted_super_keys: { type: 'array', items: { type: 'string', format: 'openpgp-fingerprint' }, default: [] as string[] },
         store_attachments: bool(true),
         allow_private_fetch: bool(false),
         proxy_sign: bool(true),
@@ -148,7 +148,7 @@ export const nodeConfigSchema = {
       type: 'array', default: [],
       items: {
         type: 'object', additionalProperties: false, required: ['destination_node_url'],
-        properties: { destination_node_url: { type: 'string', pattern: '^https?://' }, gateway_connection: bool(false), active: bool(true) },
+        properties: { destination_node_url: { type: 'string', format: 'node-url' }, gateway_connection: bool(false), active: bool(true) },
       },
     },
     services: {

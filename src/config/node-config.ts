@@ -60,9 +60,9 @@ export interface NodeConfig {
   /** Credentials allowed to call network operations such as /distribute. */
 }
 
-/** A refused value as the message shows it, when it is short enough for one line. */
+/** A refused value as the message shows it, when it is short enough for one line; never a URL's credentials. */
 function shown(value: unknown): string {
-  const text = JSON.stringify(value);
+  const text = JSON.stringify(value)?.replace(/(\/\/)[^/@\s"]*@/g, '$1***@');
   return text !== undefined && text.length <= 80 ? `, got ${text}` : '';
 }
 

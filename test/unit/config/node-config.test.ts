@@ -106,3 +106,34 @@ describe('CONFIG service_data is checked key by key', () => {
     expect(config.services.sword.service_data).to.deep.equal({ version: '1.3' });
   });
 });
+
+// replacement.ts compares trusted_super_keys with a signer's fingerprint (white space removed, case
+// ignored), and distribution fetches `${destination_node_url}/destination`: a value that can never
+// be either was accepted, and trusted no key or reached no node.
+describe('CONFIG fingerprints and node URLs', () => {
+  const V4 = 'A1B2C3D4E5F60718293A4B5C6D7E8F9012345678';
+  it('takes v4 and v6 fingerprints, grouped with spaces or not, in either case', () => {
+    const keys = [V4, V4.toLowerCase().replace(/(.{4})/g, '$1 ').trim(), 'ab'.repeat(32)];
+    expect(validateNodeConfig({ policy: { trusted_super_keys: keys } }, 'CONFIG').policy.trusted_super_keys).to.deep.equal(keys);
+  });
+
+  for (const key of ['not-a-fingerprint', V4.slice(24), `0x${V4}`, `${V4}00`]) {
+    it(`refuses the super key ${JSON.stringify(key)}`, () => {
+      expect(() => validateNodeConfig({ policy: { trusted_super_keys: [V4, key] } }, 'CONFIG'))
+        .to.throw(`configuration error: CONFIG/policy/trusted_super_keys/1: must be an OpenPGP fingerprint: 40 hex digits (v4 key) or 64 (v6), spaces allowed, got ${JSON.stringify(key)}`);
+    });
+  }
+
+  it('takes http(s) node URLs, with a port and a path', () => {
+    const connections = ['http://node2.example.org', 'https://node2.example.org:8443/lr/', 'http://127.0.0.1:9', 'http://[::1]:5984'].map((url) => ({ destination_node_url: url }));
+    expect(validateNodeConfig({ connections }, 'CONFIG').connections.map((c) => c.destination_node_url)).to.deep.equal(connections.map((c) => c.destination_node_url));
+  });
+
+  for (const url of ['http://a b', 'http://', 'ftp://node2.example.org', 'http://user:secret@node2.example.org', 'http://node2.example.org/?x=1', 'http://node2.example.org/#top', 'node2.example.org']) {
+    it(`refuses the destination ${JSON.stringify(url)}`, () => {
+      // The line may end up in a log: a password in the URL is not repeated.
+      expect(() => validateNodeConfig({ connections: [{ destination_node_url: url }] }, 'CONFIG'))
+        .to.throw(`configuration error: CONFIG/connections/0/destination_node_url: must be a node URL http(s)://host[:port][/path], without credentials, query or fragment, got ${JSON.stringify(url.replace('user:secret@', '***@'))}`);
+    });
+  }
+});
