@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ConfigError } from './settings.js';
 import { nodeConfigSchema } from './node-config.schema.js';
 import { CONFIG_FORMATS, addConfigFormats } from './config-formats.js';
+import { filterPatternProblem } from './filter-patterns.js';
 
 export type DeletedDataPolicy = 'no' | 'persistent' | 'transient';
 
@@ -106,6 +107,12 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
     const first = validate.errors?.[0];
     const where = first ? `${first.instancePath || '/'}` : '/';
     throw new ConfigError(`${source}${where}`, first ? describeSchemaError(first) : 'invalid');
+  }
+  // Every pattern, even of a filter that is off: the filter description is served as it is, and
+  // may be switched on in the node database.
+  const problem = copy.filter ? filterPatternProblem(copy.filter.filter) : undefined;
+  if (problem) {
+    throw new ConfigError(`${source}/filter/filter/${problem.index}/${problem.field}`, `must be a regular expression the filter can compile${shown(problem.pattern)}: ${problem.reason}`);
   }
   return copy;
 }

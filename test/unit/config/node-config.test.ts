@@ -137,3 +137,25 @@ describe('CONFIG fingerprints and node URLs', () => {
     });
   }
 });
+
+// The filter function (design-docs/.../live_for_destination.js) takes a pattern it cannot compile
+// for one that matches nothing: every publish was then "rejected by filter", and nothing said why.
+describe('CONFIG filter patterns', () => {
+  const withRules = (filter: Doc[], more: Doc = {}): Doc => ({ filter: { include_exclude: true, filter, ...more } });
+
+  it('are compiled at start-up, as the filter compiles them, and one that does not compile is named', () => {
+    expect(() => validateNodeConfig(withRules([{ filter_key: 'keys', filter_value: '(' }]), 'CONFIG'))
+      .to.throw('configuration error: CONFIG/filter/filter/0/filter_value: must be a regular expression the filter can compile, got "(": Invalid regular expression: /(/: Unterminated group');
+    expect(() => validateNodeConfig(withRules([{ filter_key: 'keys', filter_value: 'x' }, { filter_key: 'identity.[', filter_value: 'x' }]), 'CONFIG'))
+      .to.throw('configuration error: CONFIG/filter/filter/1/filter_key: must be a regular expression the filter can compile, got "identity.[": Invalid regular expression: /^(?:identity.[)$/: Unterminated character class');
+  });
+
+  it('even of a filter that is off (it may be switched on in the node database)', () => {
+    expect(() => validateNodeConfig(withRules([{ filter_key: 'keys', filter_value: '[' }], { active: false }), 'CONFIG')).to.throw('CONFIG/filter/filter/0/filter_value');
+  });
+
+  it('a key pattern is compiled within ^(?:…)$, as the filter does: what compiles only there is taken', () => {
+    const rules = [{ filter_key: 'a)|(b', filter_value: 'Filter Me In' }, { filter_key: 'active' }];
+    expect(validateNodeConfig(withRules(rules), 'CONFIG').filter?.filter).to.deep.equal(rules);
+  });
+});
