@@ -16,18 +16,10 @@ type DataKey = Record<string, unknown>;
 
 /**
  * `data`: the service_data keys of the service (spec "Service description document (common
- * shape)", table "Service_data by service"). `absentMeans`: keys whose absence has a meaning of
- * its own (obtain's limits: "absent means return all"), so a service_data given without them does
- * not get them. `about`: what the service_data is, said when a key is refused.
+ * shape)", table "Service_data by service"). `about`: what the service_data is, said when a key
+ * is refused.
  */
-function service(authz: string[], data: Record<string, DataKey>, absentMeans: string[] = [], about?: string) {
-  const defaults = Object.fromEntries(Object.entries(data).filter(([, key]) => 'default' in key).map(([name, key]) => [name, key.default]));
-  const properties = Object.fromEntries(Object.entries(data).map(([name, key]) => {
-    if (!absentMeans.includes(name)) return [name, key];
-    const { default: _default, ...withoutDefault } = key;
-    void _default;
-    return [name, withoutDefault];
-  }));
+function service(authz: string[], data: Record<string, DataKey>, about?: string) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -48,7 +40,7 @@ function service(authz: string[], data: Record<string, DataKey>, absentMeans: st
       },
       // Each default is the property's own: a service_data in CONFIG that gives some keys keeps
       // the defaults of the others (the limits a node must state), instead of replacing them all.
-      service_data: { type: 'object', additionalProperties: false, default: defaults, properties, ...(about ? { description: about } : {}) },
+      service_data: { type: 'object', additionalProperties: false, default: {}, properties: data, ...(about ? { description: about } : {}) },
     },
   };
 }
@@ -75,6 +67,18 @@ const metadataformats: DataKey = {
 };
 /** The oldest datestamp harvest offers, in one of the two forms of OAI-PMH 2.0 §3.3.1 (harvest-settings.ts). */
 const earliestDatestamp: DataKey = { type: 'string', format: 'datestamp' };
+/**
+ * The service_data keys a CONFIG may set to null, so that the description leaves them out: for
+ * obtain's limits, absence in a service description means "return all" (spec "Service
+ * description document (common shape)", table "Service_data by service", Basic Obtain; and
+ * "Limits": "absent means return all"). That is what the description says, not what a file says by
+ * leaving a key out: a CONFIG that leaves out a limit keeps the node's (README "Configuration"),
+ * as one that gave obtain only a doc_limit once lost its id_limit and answered every id in one
+ * page. No limit is then a choice the file states.
+ */
+export const NULL_STATES_NONE: Readonly<Record<string, readonly string[]>> = { obtain: ['doc_limit', 'id_limit'] };
+const noneOr = (key: DataKey): DataKey => ({ ...key, nullable: true, description: 'or null to state no limit, which the spec reads as "return all"' });
+
 /** Harvest pages hold at most 1000 records whatever the description says (harvest-settings.ts MAX_PAGE). */
 const harvestPage = count(100, 1, 1000, 'records in one page: the node pages by at most 1000');
 
@@ -159,9 +163,9 @@ export const nodeConfigSchema = {
         // Spec "Service_data by service": SWORD publish's `version` is the literal 1.3.
         sword: service(['basicauth'], { version: { const: '1.3', default: '1.3' }, collection_policy: { type: 'string' } }),
         delete: service(['basicauth'], { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'], default: 'mark' }, doc_limit: count(100, 1), msg_size_limit: count(1048576, 1) }),
-        distribute: service(['basicauth'], {}, [], 'the spec gives Distribution no service_data'),
-        // 0 is the spec's "ALL is invalid" (spec "Service_data by service", Basic Obtain).
-        obtain: service(['none'], { doc_limit: count(100, 0), id_limit: count(1000, 0), spec_kv_only: flag(false), flow_control: flag(true) }, ['doc_limit', 'id_limit']),
+        distribute: service(['basicauth'], {}, 'the spec gives Distribution no service_data'),
+        // 0 is the spec's "ALL is invalid"; null states no limit (NULL_STATES_NONE).
+        obtain: service(['none'], { doc_limit: noneOr(count(100, 0)), id_limit: noneOr(count(1000, 0)), spec_kv_only: flag(false), flow_control: flag(true) }),
         harvest: service(['none'], {
           granularity, doc_limit: harvestPage, id_limit: count(1000, 1), flow_control: flag(true), metadataformats,
           setSpec: { type: 'null', default: null, description: 'this node has no sets: listsets answers noSetHierarchy' }, earliestDatestamp,

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ConfigError } from './settings.js';
-import { nodeConfigSchema } from './node-config.schema.js';
+import { NULL_STATES_NONE, nodeConfigSchema } from './node-config.schema.js';
 import { CONFIG_FORMATS, addConfigFormats } from './config-formats.js';
 import { filterPatternProblem } from './filter-patterns.js';
 
@@ -107,6 +107,10 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
     const first = validate.errors?.[0];
     const where = first ? `${first.instancePath || '/'}` : '/';
     throw new ConfigError(`${source}${where}`, first ? describeSchemaError(first) : 'invalid');
+  }
+  for (const [key, names] of Object.entries(NULL_STATES_NONE)) {
+    const data = copy.services[key as ServiceKey].service_data;
+    for (const name of names) if (data[name] === null) delete data[name];
   }
   // Every pattern, even of a filter that is off: the filter description is served as it is, and
   // may be switched on in the node database.

@@ -20,9 +20,20 @@ describe('CONFIG services.*.service_data', () => {
     expect(validateNodeConfig({}, 'CONFIG').services.harvest.service_data?.metadataformats).to.have.length(1);
   });
 
-  it('but for obtain\'s limits, whose absence means "return all" (spec)', () => {
-    expect(validateNodeConfig({ services: { obtain: { service_data: { flow_control: false } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ flow_control: false, spec_kv_only: false });
+  // obtain's limits too: a file that gave only doc_limit lost id_limit, and /obtain?ids_only=T
+  // answered every id in one page. Absent from a description they mean "return all" (spec
+  // "Service_data by service"): a file says so with null, and the description leaves them out.
+  it('obtain\'s limits too, and null leaves one out of the description (the spec\'s "return all")', () => {
+    expect(validateNodeConfig({ services: { obtain: { service_data: { doc_limit: 10 } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 10, id_limit: 1000, spec_kv_only: false, flow_control: true });
+    expect(validateNodeConfig({ services: { obtain: { service_data: { flow_control: false } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, flow_control: false, spec_kv_only: false });
+    expect(validateNodeConfig({ services: { obtain: { service_data: { doc_limit: null, id_limit: null } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ spec_kv_only: false, flow_control: true });
     expect(validateNodeConfig({}, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true });
+  });
+
+  it('null is no limit for obtain only, and a limit of another type is still refused', () => {
+    expect(() => validateNodeConfig({ services: { slice: { service_data: { id_limit: null } } } }, 'CONFIG')).to.throw('configuration error: CONFIG/services/slice/service_data/id_limit: must be integer, got null');
+    expect(() => validateNodeConfig({ services: { obtain: { service_data: { id_limit: 'all' } } } }, 'CONFIG'))
+      .to.throw('configuration error: CONFIG/services/obtain/service_data/id_limit: must be integer, got "all" (or null to state no limit, which the spec reads as "return all")');
   });
 
   it('still checks the type of a key it gives', () => {
