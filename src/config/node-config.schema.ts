@@ -7,18 +7,19 @@ const bool = (value: boolean) => ({ type: 'boolean', default: value });
 const str = (value: string) => ({ type: 'string', default: value });
 const strings = { type: 'array', items: { type: 'string' }, default: [] as string[] };
 
-/** `data`'s values as the defaults of its properties, each with its schema in `dataSchema` if any. */
-function propertyDefaults(data: Record<string, unknown>, dataSchema: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, { ...(dataSchema[key] as Record<string, unknown> | undefined), default: value }]));
-}
+/**
+ * One key of a service's service_data: its schema, with the node's value as `default` when the
+ * node states one. Every service_data is closed: a key the service does not know (a typo such as
+ * `doc_limt`) stops the node, where it was advertised and ignored.
+ */
+type DataKey = Record<string, unknown>;
 
 /**
- * `data`: the service_data of a CONFIG without one. `absentMeans`: keys whose absence has a meaning
- * of its own (obtain's limits: "absent means return all", spec "Service_data by service"), so a
- * service_data given without them does not get them.
+ * `data`: the service_data keys of the service (spec "Service description document (common
+ * shape)", table "Service_data by service"). `about`: what the service_data is, said when a key
+ * is refused.
  */
-function service(authz: string[], data: Record<string, unknown>, dataSchema: Record<string, unknown> = {}, absentMeans: string[] = []) {
-  const merged = Object.fromEntries(Object.entries(data).filter(([key]) => !absentMeans.includes(key)));
+function service(authz: string[], data: Record<string, DataKey>, about?: string) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -39,12 +40,47 @@ function service(authz: string[], data: Record<string, unknown>, dataSchema: Rec
       },
       // Each default is the property's own: a service_data in CONFIG that gives some keys keeps
       // the defaults of the others (the limits a node must state), instead of replacing them all.
-      service_data: { type: 'object', default: data, properties: { ...dataSchema, ...propertyDefaults(merged, dataSchema) } },
+      service_data: { type: 'object', additionalProperties: false, default: {}, properties: data, ...(about ? { description: about } : {}) },
     },
   };
 }
 
-const positiveInt = { type: 'integer', minimum: 0 };
+/** A whole number at least `minimum` (and at most `maximum`), with the node's value. */
+const count = (value: number, minimum: number, maximum?: number, about?: string): DataKey => ({
+  type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }), default: value, ...(about ? { description: about } : {}),
+});
+const flag = (value: boolean): DataKey => ({ type: 'boolean', default: value });
+const granularity: DataKey = { enum: ['YYYY-MM-DD', 'YYYY-MM-DDThh:mm:ssZ'], default: 'YYYY-MM-DDThh:mm:ssZ' };
+/** OAI-PMH 2.0 §4.4 ListMetadataFormats: a format is its prefix, schema and namespace. */
+const metadataformats: DataKey = {
+  type: 'array',
+  default: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }],
+  items: {
+    type: 'object', additionalProperties: false, required: ['metadataFormat'],
+    properties: {
+      metadataFormat: {
+        type: 'object', additionalProperties: false, required: ['metadataPrefix'],
+        properties: { metadataPrefix: { type: 'string', minLength: 1 }, schema: { type: 'string' }, metadataNamespace: { type: 'string' } },
+      },
+    },
+  },
+};
+/** The oldest datestamp harvest offers, in one of the two forms of OAI-PMH 2.0 §3.3.1 (harvest-settings.ts). */
+const earliestDatestamp: DataKey = { type: 'string', format: 'datestamp' };
+/**
+ * The service_data keys a CONFIG may set to null, so that the description leaves them out: for
+ * obtain's limits, absence in a service description means "return all" (spec "Service
+ * description document (common shape)", table "Service_data by service", Basic Obtain; and
+ * "Limits": "absent means return all"). That is what the description says, not what a file says by
+ * leaving a key out: a CONFIG that leaves out a limit keeps the node's (README "Configuration"),
+ * as one that gave obtain only a doc_limit once lost its id_limit and answered every id in one
+ * page. No limit is then a choice the file states.
+ */
+export const NULL_STATES_NONE: Readonly<Record<string, readonly string[]>> = { obtain: ['doc_limit', 'id_limit'] };
+const noneOr = (key: DataKey): DataKey => ({ ...key, nullable: true, description: 'or null to state no limit, which the spec reads as "return all"' });
+
+/** Harvest pages hold at most 1000 records whatever the description says (harvest-settings.ts MAX_PAGE). */
+const harvestPage = count(100, 1, 1000, 'records in one page: the node pages by at most 1000');
 
 export const nodeConfigSchema = {
   type: 'object',
@@ -93,7 +129,7 @@ export const nodeConfigSchema = {
         trusted_submitters: strings,
         accepted_tos: strings,
         max_document_size: { type: 'integer', minimum: 1024, default: 1048576 },
-        trusted_super_keys: strings,
+        trusted_super_keys: { type: 'array', items: { type: 'string', format: 'openpgp-fingerprint' }, default: [] as string[] },
         store_attachments: bool(true),
         allow_private_fetch: bool(false),
         proxy_sign: bool(true),
@@ -116,20 +152,30 @@ export const nodeConfigSchema = {
       type: 'array', default: [],
       items: {
         type: 'object', additionalProperties: false, required: ['destination_node_url'],
-        properties: { destination_node_url: { type: 'string', pattern: '^https?://' }, gateway_connection: bool(false), active: bool(true) },
+        properties: { destination_node_url: { type: 'string', format: 'node-url' }, gateway_connection: bool(false), active: bool(true) },
       },
     },
     services: {
       type: 'object', additionalProperties: false, default: {},
       properties: {
-        publish: service(['basicauth'], { doc_limit: 1000, msg_size_limit: 10485760 }, { doc_limit: positiveInt, msg_size_limit: positiveInt }),
-        sword: service(['basicauth'], { version: '1.3' }),
-        delete: service(['basicauth'], { delete_action: 'mark', doc_limit: 100, msg_size_limit: 1048576 }, { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'] }, doc_limit: positiveInt, msg_size_limit: positiveInt }),
-        distribute: service(['basicauth'], {}),
-        obtain: service(['none'], { doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true }, { doc_limit: positiveInt, id_limit: positiveInt, spec_kv_only: { type: 'boolean' }, flow_control: { type: 'boolean' } }, ['doc_limit', 'id_limit']),
-        harvest: service(['none'], { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 100, id_limit: 1000, flow_control: true, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }], setSpec: null }, { granularity: { enum: ['YYYY-MM-DD', 'YYYY-MM-DDThh:mm:ssZ'] } }),
-        oai_pmh: service(['none'], { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 100, id_limit: 1000, flow_control: true, version: 'OAI-PMH 2.0', metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }] }, { granularity: { enum: ['YYYY-MM-DD', 'YYYY-MM-DDThh:mm:ssZ'] } }),
-        slice: service(['none'], { doc_limit: 100, id_limit: 1000, flow_control: true }),
+        // A limit of 0 would be advertised and not applied (publish and delete read 0 as "none").
+        publish: service(['basicauth'], { doc_limit: count(1000, 1), msg_size_limit: count(10485760, 1) }),
+        // Spec "Service_data by service": SWORD publish's `version` is the literal 1.3.
+        sword: service(['basicauth'], { version: { const: '1.3', default: '1.3' }, collection_policy: { type: 'string' } }),
+        delete: service(['basicauth'], { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'], default: 'mark' }, doc_limit: count(100, 1), msg_size_limit: count(1048576, 1) }),
+        distribute: service(['basicauth'], {}, 'the spec gives Distribution no service_data'),
+        // 0 is the spec's "ALL is invalid"; null states no limit (NULL_STATES_NONE).
+        obtain: service(['none'], { doc_limit: noneOr(count(100, 0)), id_limit: noneOr(count(1000, 0)), spec_kv_only: flag(false), flow_control: flag(true) }),
+        harvest: service(['none'], {
+          granularity, doc_limit: harvestPage, id_limit: count(1000, 1), flow_control: flag(true), metadataformats,
+          setSpec: { type: 'null', default: null, description: 'this node has no sets: listsets answers noSetHierarchy' }, earliestDatestamp,
+        }),
+        oai_pmh: service(['none'], {
+          granularity, doc_limit: harvestPage, id_limit: count(1000, 1),
+          flow_control: { const: true, default: true, description: 'OAI-PMH lists always page with resumption tokens, OAI-PMH 2.0 §3.5' },
+          version: { const: 'OAI-PMH 2.0', default: 'OAI-PMH 2.0' }, metadataformats, schemalocation: { type: 'string', format: 'http-url' }, earliestDatestamp,
+        }),
+        slice: service(['none'], { doc_limit: count(100, 1), id_limit: count(1000, 1), flow_control: flag(true) }),
       },
     },
   },

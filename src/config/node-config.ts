@@ -4,9 +4,11 @@
  * so a wrong value stops the node with a message naming the setting.
  */
 import fs from 'node:fs';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ConfigError } from './settings.js';
-import { nodeConfigSchema } from './node-config.schema.js';
+import { NULL_STATES_NONE, nodeConfigSchema } from './node-config.schema.js';
+import { CONFIG_FORMATS, addConfigFormats } from './config-formats.js';
+import { filterPatternProblem } from './filter-patterns.js';
 
 export type DeletedDataPolicy = 'no' | 'persistent' | 'transient';
 
@@ -59,22 +61,62 @@ export interface NodeConfig {
   /** Credentials allowed to call network operations such as /distribute. */
 }
 
-/** ajv's message, with what it leaves out: the unknown key's name, or the values allowed. */
+/** A refused value as the message shows it, when it is short enough for one line; never a URL's credentials. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value)?.replace(/(\/\/)[^/@\s"]*@/g, '$1***@');
+  return text !== undefined && text.length <= 80 ? `, got ${text}` : '';
+}
+
+/**
+ * ajv's message, with what it leaves out: the unknown key's name and the keys that are known, the
+ * values allowed, the value refused, and what the schema says of the setting (its description).
+ */
 function describeSchemaError(error: ErrorObject): string {
   const message = error.message ?? 'invalid';
-  if (error.keyword === 'additionalProperties') return `${message}: ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)} is not a setting here`;
-  if (error.keyword === 'enum') return `${message}: ${((error.params as { allowedValues: unknown[] }).allowedValues).map((value) => JSON.stringify(value)).join(', ')}`;
-  return message;
+  const schema = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; description?: string };
+  const about = schema.description ? ` (${schema.description})` : '';
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const known = Object.keys(schema.properties ?? {});
+      return `${message}: ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)} is not a setting here${about || ` (${known.length ? `known: ${known.join(', ')}` : 'it takes none'})`}`;
+    }
+    case 'enum': return `${message}: ${((error.params as { allowedValues: unknown[] }).allowedValues).map((value) => JSON.stringify(value)).join(', ')}${shown(error.data)}`;
+    case 'const': return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}${shown(error.data)}${about}`;
+    case 'format': return `${CONFIG_FORMATS[(error.params as { format: string }).format]?.rule ?? message}${shown(error.data)}`;
+    case 'type': case 'minimum': case 'maximum': case 'minLength': return `${message}${shown(error.data)}${about}`;
+    default: return message;
+  }
+}
+
+let compiled: ValidateFunction<NodeConfig> | undefined;
+
+/** The CONFIG schema, compiled once; ajv fills in the defaults as it validates. */
+function configValidator(): ValidateFunction<NodeConfig> {
+  if (compiled) return compiled;
+  // verbose: an error carries the refused value and its schema, which the message quotes.
+  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, verbose: true });
+  addConfigFormats(ajv);
+  compiled = ajv.compile<NodeConfig>(nodeConfigSchema);
+  return compiled;
 }
 
 export function validateNodeConfig(input: unknown, source: string): NodeConfig {
-  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true });
-  const validate = ajv.compile<NodeConfig>(nodeConfigSchema);
+  const validate = configValidator();
   const copy: unknown = structuredClone(input ?? {});
   if (!validate(copy)) {
     const first = validate.errors?.[0];
     const where = first ? `${first.instancePath || '/'}` : '/';
     throw new ConfigError(`${source}${where}`, first ? describeSchemaError(first) : 'invalid');
+  }
+  for (const [key, names] of Object.entries(NULL_STATES_NONE)) {
+    const data = copy.services[key as ServiceKey].service_data;
+    for (const name of names) if (data[name] === null) delete data[name];
+  }
+  // Every pattern, even of a filter that is off: the filter description is served as it is, and
+  // may be switched on in the node database.
+  const problem = copy.filter ? filterPatternProblem(copy.filter.filter) : undefined;
+  if (problem) {
+    throw new ConfigError(`${source}/filter/filter/${problem.index}/${problem.field}`, `must be a regular expression the filter can compile${shown(problem.pattern)}: ${problem.reason}`);
   }
   return copy;
 }

@@ -5,6 +5,8 @@
  * compiled once in a node:vm context, so publish, inbound and replication cannot disagree.
  */
 import vm from 'node:vm';
+import { filterPatternProblem } from '../config/filter-patterns.js';
+import { AppError } from '../errors/app-error.js';
 
 export interface FilterDescription {
   active?: boolean;
@@ -32,11 +34,32 @@ export const LIVE_FOR_DISTRIBUTION_SELECTOR = {
 
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;
 
+/**
+ * The filter function takes a pattern it cannot compile for one that matches nothing: with such a
+ * rule every document was "rejected by filter" (or, excluding, none was), and nothing said why.
+ * CONFIG refuses one at start-up; one edited into the node database stops the filter here, naming
+ * the pattern (HTTP 500, logged at error level by the exit that answers it).
+ */
+function checkPatterns(rules: NonNullable<FilterDescription['filter']>): void {
+  const problem = filterPatternProblem(rules);
+  if (!problem) return;
+  throw new AppError(500, 'misconfigured', `the node filter description (filter_description) cannot be applied: filter[${problem.index}].${problem.field} ${JSON.stringify(problem.pattern)} is not a regular expression the filter can compile (${problem.reason})`, true);
+}
+
 /** `source`: design-docs/resource_data/distribute/filters/live_for_destination.js, as the store runs it. */
 export function compileDistributionFilter(source: string): DocumentFilter {
   const filter = vm.runInNewContext(`(${source})`, {}, { timeout: 1000 }) as FilterFunction;
+  // The rules last checked, as JSON: a batch checks its rules once, not once per document.
+  let checked: string | undefined;
   return (doc, description) => {
     if (!description || description.active === false || !description.filter?.length) return true;
+    if (description.custom_filter !== true) {
+      const rules = JSON.stringify(description.filter);
+      if (rules !== checked) {
+        checkPatterns(description.filter);
+        checked = rules;
+      }
+    }
     // The JSON round trip gives the function plain objects of its own context, as CouchDB would.
     return filter(JSON.parse(JSON.stringify(doc)) as unknown, { query: { filter_description: JSON.stringify(description) } }) === true;
   };

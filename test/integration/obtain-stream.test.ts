@@ -4,7 +4,7 @@ import { nodeOnOwnStore, readWhileStoreStops } from '../support/midway.js';
 
 describe('GET /obtain streaming when CouchDB fails midway', () => {
   let own: Awaited<ReturnType<typeof nodeOnOwnStore>>;
-  before(async () => { own = await nodeOnOwnStore({ services: { obtain: { service_data: { flow_control: false } } } }, 3000); });
+  before(async () => { own = await nodeOnOwnStore({ services: { obtain: { service_data: { flow_control: false, doc_limit: null } } } }, 3000); });
   after(async () => own.stop());
 
   it('closes the JSON and reports the failure instead of truncating', async () => {

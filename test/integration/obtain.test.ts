@@ -178,10 +178,23 @@ describe('Basic Obtain with flow control', () => {
 describe('Basic Obtain without flow control', () => {
   let node: TestNode;
   before(async () => {
-    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { flow_control: false, spec_kv_only: true } } } } });
+    // doc_limit null: no limit stated, so ALL returns all (spec "Service_data by service"); id_limit left out keeps the node's 1000.
+    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { flow_control: false, spec_kv_only: true, doc_limit: null } } } } });
     await loadStoredCorpus(node, 1200, { extra: (i) => ({ X_local_note: `note ${i}` }) });
   });
   after(async () => node.stop());
+
+  // A CONFIG that left a limit out lost it: the description stated none and ALL answered every id.
+  it('keeps the limit a CONFIG leaves out (id_limit: the 1000 most recent ids) and states no limit it sets to null', async () => {
+    const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: Record<string, unknown> }[];
+    expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.deep.equal({ id_limit: 1000, spec_kv_only: true, flow_control: false });
+    const { status, body } = await getJson(`${node.url}/obtain?ids_only=T`);
+    expect(status).to.equal(200);
+    const ids = (body as unknown as Page).documents.map((entry) => entry.doc_ID);
+    expect(ids).to.have.length(1000);
+    expect(ids[0]).to.equal('doc-01199');
+    expect(ids[999]).to.equal('doc-00200');
+  });
 
   it('streams ALL documents as one valid JSON object, with no token', async () => {
     const response = await fetch(`${node.url}/obtain`);

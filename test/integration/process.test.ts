@@ -76,6 +76,22 @@ describe('configuration errors stop the node with a one-line message naming the 
     expect(stderr).to.contain('must NOT have additional properties');
   });
 
+  it('CONFIG with a filter pattern the filter cannot compile (every publish was then "rejected by filter")', async () => {
+    const file = path.join(tempDir(), 'filter.json');
+    fs.writeFileSync(file, JSON.stringify({ filter: { filter: [{ filter_key: 'keys', filter_value: '(' }] } }));
+    const { code, stderr } = await failingStart({ CONFIG: file });
+    expect(code).to.equal(EXIT.failure);
+    expect(stderr).to.equal(`configuration error: CONFIG ${file} /filter/filter/0/filter_value: must be a regular expression the filter can compile, got "(": Invalid regular expression: /(/: Unterminated group`);
+  });
+
+  it('CONFIG with an unknown service_data key (it was advertised and ignored)', async () => {
+    const file = path.join(tempDir(), 'service-data.json');
+    fs.writeFileSync(file, JSON.stringify({ services: { obtain: { service_data: { doc_limt: 5 } } } }));
+    const { code, stderr } = await failingStart({ CONFIG: file });
+    expect(code).to.equal(EXIT.failure);
+    expect(stderr).to.equal(`configuration error: CONFIG ${file} /services/obtain/service_data: must NOT have additional properties: "doc_limt" is not a setting here (known: doc_limit, id_limit, spec_kv_only, flow_control)`);
+  });
+
   it('HOST and DATA_DIR that cannot be used are named, with why (not only the errno)', async () => {
     expect((await failingStart({ HOST: 'no-such-host.invalid', DATA_DIR: tempDir() })).stderr).to.equal('configuration error: HOST: cannot listen on no-such-host.invalid: the name does not resolve');
     if (onCouchDB) return; // the embedded store's directory: on CouchDB the node keeps nothing there

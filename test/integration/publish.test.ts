@@ -206,6 +206,28 @@ describe('POST /publish under a strict node policy', () => {
     expect(await errorFor(base())).to.equal('rejected by filter');
     expect(await errorFor({ ...base(), keys: ['Biology'], doc_ID: 'bio-1' })).to.equal(undefined);
   });
+  // The filter function takes a pattern it cannot compile for one that matches nothing: every
+  // document was "rejected by filter" and nothing was logged. CONFIG refuses such a pattern; one
+  // edited into the node database fails the publish naming it, and is logged as an error.
+  it('a filter pattern edited in the node database that cannot compile fails the publish naming it', async () => {
+    const db = node.couch.use(node.names.node);
+    const filter = await db.get('filter_description') as unknown as Doc & { _rev: string };
+    const written = await db.insert({ ...filter, filter: [{ filter_key: 'keys', filter_value: '^Algebra$' }, { filter_key: 'keys', filter_value: '(' }] } as never);
+    await settled(node);
+    try {
+      const logged = node.logs.length;
+      const { status, body } = await postJson(`${node.url}/publish`, { documents: [{ ...base(), doc_ID: 'bad-filter-1' }, { ...base(), keys: ['Biology'], doc_ID: 'bad-filter-2' }] });
+      const error = 'the node filter description (filter_description) cannot be applied: filter[1].filter_value "(" is not a regular expression the filter can compile (Invalid regular expression: /(/: Unterminated group)';
+      expect({ status, body }).to.deep.equal({ status: 500, body: { OK: false, error } });
+      const errors = node.logs.slice(logged).map((line) => JSON.parse(line) as { level: number; err?: { message?: string } }).filter((entry) => entry.level === 50);
+      expect(errors.map((entry) => entry.err?.message)).to.deep.equal([error]);
+      expect(await stored(node, 'bad-filter-1')).to.equal(undefined);
+    } finally {
+      await db.insert({ ...filter, _rev: written.rev } as never);
+      await settled(node);
+    }
+    expect(await errorFor({ ...base(), doc_ID: 'bad-filter-1' })).to.equal('rejected by filter');
+  });
   it('GET /status reflects the stored count', async () => {
     expect((await currentStatus(node.url)).doc_count).to.equal(2);
   });
