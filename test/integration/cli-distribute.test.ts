@@ -61,6 +61,9 @@ describe('lr-node distribute', function () {
     expect(await outcome()).to.equal('ok');
     await waitFor('the documents at B', async () => (await storedDocs(b)).has('cli-credentials-1'));
 
+    const noTerminal = await lrNode(['destination', 'set', b.node.publicUrl, '--user', b.admin.user], { env: { ...env, LR_PASSWORD: b.admin.password } });
+    expect(noTerminal.code).to.equal(2);
+    expect(noTerminal.stderr).to.equal('destination: no terminal to read the password from: use --password-stdin\n');
     const bad = await lrNode(['destination', 'set', 'http://user:secret@example.org', '--user', 'x', '--password-stdin'], { env, stdin: 'x\n' });
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/without credentials/);

@@ -244,9 +244,12 @@ describe('lr-node (the command line)', function () {
     const asArgument = await lrNode(['account', 'add', 'x', '--password', 'whatever-phrase-1'], { env: dataDir });
     expect(asArgument.code).to.equal(2);
     expect(asArgument.stderr).to.match(/^error: unknown option '--password'/);
-    const noTerminal = await lrNode(['account', 'passwd', 'both'], { env: dataDir });
-    expect(noTerminal.code).to.equal(2);
-    expect(noTerminal.stderr).to.equal('account: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
+    // Without a terminal the message names what works for an account command: standard input, never LR_PASSWORD.
+    for (const args of [['account', 'passwd', 'both'], ['account', 'add', 'envuser']]) {
+      const noTerminal = await lrNode(args, { env: { ...dataDir, LR_PASSWORD: 'env-password-phrase-5' } });
+      expect(noTerminal.code, args.join(' ')).to.equal(2);
+      expect(noTerminal.stderr, args.join(' ')).to.equal('account: no terminal to read the password from: use --password-stdin\n');
+    }
   });
 
   it('verify fetches the key from key_location through the SSRF guard: the node\'s own /pubkey only with --allow-private', async () => {

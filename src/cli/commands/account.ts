@@ -7,17 +7,17 @@ import { AccountRepository, ACCOUNT_NAME, type AccountRole } from '../../storage
 import { ACCOUNT_ROLES, createAccount } from '../../services/auth/accounts.service.js';
 import { hashPassword, passwordWeakness } from '../../domain/password.js';
 import { withToolStore } from '../store-connection.js';
-import { readHidden, readStdin } from '../credentials.js';
+import { INSTEAD_OF_PROMPT, readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
 
 export type AccountAction = 'add' | 'list' | 'passwd' | 'disable' | 'enable';
 export interface AccountOptions { roles?: string[]; submitter?: string; passwordStdin?: boolean; json?: boolean }
 
 async function readNewPassword(name: string, fromStdin: boolean): Promise<string> {
-  const password = fromStdin ? await readStdin() : await readHidden(`password for ${name}: `);
+  const password = fromStdin ? await readStdin() : await readHidden(`password for ${name}: `, INSTEAD_OF_PROMPT.store);
   const weakness = passwordWeakness(password, name);
   if (weakness) throw new CliError(weakness);
-  if (!fromStdin && (await readHidden('again: ')) !== password) throw new CliError('the passwords differ');
+  if (!fromStdin && (await readHidden('again: ', INSTEAD_OF_PROMPT.store)) !== password) throw new CliError('the passwords differ');
   return password;
 }
 
