@@ -11,7 +11,8 @@ export const EXIT = {
   /**
    * A failure the message names: the node cannot start with its configuration (a setting or
    * CONFIG, credentials CouchDB refuses, a CouchDB version it cannot use), or a command's local
-   * failure (a weak password, a signature that does not verify, an unreadable file).
+   * failure (a weak password, a signature that does not verify, an unreadable file), or a
+   * distribution run in which a destination failed or was unreachable (the node answered: not 3 or 4).
    */
   failure: 1,
   /** Bad command-line arguments or options (commander's own usage errors exit with this too). */
