@@ -67,7 +67,7 @@ describe('lr-node distribute', function () {
 
     const noTerminal = await lrNode(['destination', 'set', b.node.publicUrl, '--user', b.admin.user], { env: { ...env, LR_PASSWORD: b.admin.password } });
     expect(noTerminal.code).to.equal(2);
-    expect(noTerminal.stderr).to.equal('destination: no terminal to read the password from: use --password-stdin\n');
+    expect(noTerminal.stderr).to.match(/^destination: store .+\ndestination: no terminal to read the password from: use --password-stdin\n$/);
     const bad = await lrNode(['destination', 'set', 'http://user:secret@example.org', '--user', 'x', '--password-stdin'], { env, stdin: 'x\n' });
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/without credentials/);

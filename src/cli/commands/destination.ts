@@ -37,7 +37,7 @@ async function readPassword(user: string, fromStdin: boolean): Promise<string> {
 export async function destination(action: DestinationAction, url: string | undefined, options: DestinationOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const target = action === 'list' ? undefined : destinationUrl(url);
   if (action === 'set' && !options.user) throw usageError('give --user: the destination\'s network_admin account');
-  await withToolStore(env, async (couch, names) => {
+  await withToolStore(env, 'destination', async (couch, names) => {
     const credentials = new DestinationCredentialsRepository(couch, names);
     if (action === 'list') {
       const listed = await credentials.list();
