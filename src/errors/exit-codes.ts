@@ -38,3 +38,13 @@ export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof AppError && error.status === 503) return EXIT.unreachable;
   return EXIT.failure;
 }
+
+/**
+ * A listener's failure (`listen EADDRINUSE: address already in use 127.0.0.1:8080`) with the
+ * setting that chose its port appended, `… (PORT)`, as the embedded store's names
+ * EMBEDDED_COUCH_PORT: the node listens on several ports, and the address alone does not say
+ * which setting to change. The errno code stays, so the exit code does too.
+ */
+export function namingSetting(error: NodeJS.ErrnoException, setting: string): Error {
+  return Object.assign(new Error(`${error.message} (${setting})`, { cause: error }), { code: error.code });
+}
