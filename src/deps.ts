@@ -144,7 +144,7 @@ export function buildDeps(input: DepsInput): Deps {
     settings,
     gate,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
-    nodeInfo: new NodeInfoService(nodes, resources, leases, clock().toISOString()),
+    nodeInfo: new NodeInfoService(nodes, resources, leases, clock().toISOString(), input.publicUrl),
     publish,
     sword: new SwordService(accounts, nodes, settings, publish, input.publicUrl, clock),
     remove: new DeleteService(resources, clock),

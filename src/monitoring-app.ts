@@ -11,6 +11,7 @@ import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { monitoringRoutes } from './services/monitoring/monitoring.routes.js';
+import { namingSetting } from './errors/exit-codes.js';
 
 export const MONITORING_HOST = '127.0.0.1';
 
@@ -24,7 +25,7 @@ export async function listenMonitoring(deps: Deps, port: number): Promise<{ serv
   app.use(router.allowedMethods());
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(namingSetting(error, 'MONITORING_PORT')));
     server.listen(port, MONITORING_HOST, () => resolve());
   });
   return { server, url: `http://${MONITORING_HOST}:${(server.address() as AddressInfo).port}` };

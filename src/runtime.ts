@@ -16,13 +16,14 @@ import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './stora
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
-import { checkCouchServer } from './storage/server-check.js';
+import { checkCouchServer, NO_COUCHDB_CREDENTIALS } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
 import { createStartingApp } from './starting-app.js';
 import { storeUnavailable } from './errors/app-error.js';
 import { generateNodeKeys } from './domain/node-keys.js';
 import { listenMonitoring } from './monitoring-app.js';
+import { namingSetting } from './errors/exit-codes.js';
 import { refuseDataDirInUse } from './embedded/data-dir-in-use.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
@@ -41,26 +42,33 @@ export interface RunningNode {
   close(): Promise<void>;
 }
 
-async function waitForStore(couch: Couch, logger: Logger, timeoutMs: number): Promise<void> {
+/** Which store start-up waits for, named in its messages (never with credentials). */
+interface StoreToWait { couch: Couch; url: string; configured: boolean; credentials: boolean }
+
+async function waitForStore(store: StoreToWait, logger: Logger, timeoutMs: number): Promise<void> {
+  const url = redactedUrl(store.url);
+  const name = store.configured ? `CouchDB at ${url} (COUCHDB_URL)` : `the embedded store at ${url}`;
   const deadline = Date.now() + timeoutMs;
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     try {
-      await couch.info();
+      await store.couch.info();
       return;
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
-      if (status === 401 || status === 403) throw new Error('CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)', { cause: error });
-      if (Date.now() > deadline) throw storeUnavailable(`CouchDB did not answer within ${timeoutMs / 1000} s`, { cause: error });
-      logger.warn({ retryInMs: delay }, 'waiting for CouchDB');
+      if (status === 401 || status === 403) {
+        throw new Error(store.credentials ? `CouchDB at ${url} refused the node's credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)` : `${NO_COUCHDB_CREDENTIALS} (CouchDB at ${url} answered ${status})`, { cause: error });
+      }
+      if (Date.now() > deadline) throw storeUnavailable(`${name} did not answer within ${timeoutMs / 1000} s`, { cause: error });
+      logger.warn({ store: url, retryInMs: delay }, store.configured ? 'waiting for CouchDB' : 'waiting for the embedded store');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 }
 
 /** Version and settings of a configured CouchDB (docs/couchdb.md): stops on a version the node cannot use. */
-async function checkServer(couch: Couch, config: AppConfig, logger: Logger): Promise<void> {
+async function checkServer(couch: Couch, config: AppConfig, logger: Logger, credentials: boolean): Promise<void> {
   const msgSizeLimit = Number(config.node.services.publish.service_data.msg_size_limit);
-  const check = await checkCouchServer(couch, { maxDocumentSize: config.node.policy.max_document_size, maxRequestSize: Number.isFinite(msgSizeLimit) ? msgSizeLimit : 0 });
+  const check = await checkCouchServer(couch, { maxDocumentSize: config.node.policy.max_document_size, maxRequestSize: Number.isFinite(msgSizeLimit) ? msgSizeLimit : 0, credentials });
   if (!check) return;
   if (check.fatal) throw new Error(check.fatal);
   for (const warning of check.warnings) logger.warn({ couchdbVersion: check.version }, warning);
@@ -100,7 +108,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       server.once('error', (error: NodeJS.ErrnoException) => {
         // An address this machine does not have, or a name that does not resolve: HOST is wrong.
         if (['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL'].includes(error.code ?? '')) reject(new ConfigError('HOST', `cannot listen on ${settings.host}: ${error.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'the name does not resolve'}`));
-        else reject(error);
+        else reject(namingSetting(error, 'PORT'));
       });
       server.listen(settings.port, settings.host, () => resolve());
     });
@@ -109,8 +117,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
     handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const couch = connectCouch(target);
-    await waitForStore(couch, logger, 30000);
-    if (settings.couchdbUrl) await checkServer(couch, config, logger);
+    // A user in COUCHDB_USER or in the URL; the embedded store's credential is always there.
+    const credentials = target.user !== undefined || new URL(target.url).username !== '';
+    await waitForStore({ couch, url: target.url, configured: settings.couchdbUrl !== undefined, credentials }, logger, 30000);
+    if (settings.couchdbUrl) await checkServer(couch, config, logger, credentials);
     const names = databaseNames(settings.dbPrefix);
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({

@@ -10,9 +10,16 @@ export async function readStdin(): Promise<string> {
   return data.replace(/\r?\n$/, '');
 }
 
+/**
+ * What works instead of the prompt, named by the message of a command run without a terminal: a
+ * client command takes LR_PASSWORD too; the account and destination commands take standard input
+ * only (README: account passwords never come from the environment or arguments).
+ */
+export const INSTEAD_OF_PROMPT = { client: '--password-stdin or LR_PASSWORD', store: '--password-stdin' } as const;
+
 // Ours: the one prompt library installed (prompts, dependency-cruiser's) draws its own symbols and colours around the prompt.
-export async function readHidden(prompt: string): Promise<string> {
-  if (!process.stdin.isTTY) throw usageError('no terminal to read the password from: use --password-stdin or LR_PASSWORD');
+export async function readHidden(prompt: string, instead: string): Promise<string> {
+  if (!process.stdin.isTTY) throw usageError(`no terminal to read the password from: use ${instead}`);
   // Echo off before the prompt shows: a password typed or pasted the moment the prompt appears
   // would otherwise be echoed by the terminal (seen once in CI, where the test answers the prompt
   // as soon as it reads it).
@@ -52,6 +59,6 @@ export async function basicAuthorization(options: CredentialOptions, env: NodeJS
     if (options.password || options.passwordStdin) throw usageError('a password was given without a user: add --user or LR_USER');
     return undefined;
   }
-  const password = options.password ?? env.LR_PASSWORD ?? (options.passwordStdin ? await readStdin() : await readHidden(`password for ${user}: `));
+  const password = options.password ?? env.LR_PASSWORD ?? (options.passwordStdin ? await readStdin() : await readHidden(`password for ${user}: `, INSTEAD_OF_PROMPT.client));
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }

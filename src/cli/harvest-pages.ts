@@ -43,21 +43,22 @@ function isJsonType(contentType: string): boolean {
 }
 
 export async function fetchPage(query: HarvestQuery, token: string | null, policy: RetryPolicy): Promise<HarvestPage> {
-  const answer = await request(pageUrl(query, token), { headers: { accept: query.via === 'json' ? 'application/json' : 'text/xml' } }, policy);
-  if (answer.status !== 200) throw refusedError(`harvest: HTTP ${answer.status} from ${new URL(query.url).host}: ${answer.text.slice(0, 200).replace(/\s+/g, ' ')}`);
+  const url = pageUrl(query, token);
+  const answer = await request(url, { headers: { accept: query.via === 'json' ? 'application/json' : 'text/xml' } }, policy);
+  if (answer.status !== 200) throw refusedError(`HTTP ${answer.status} from ${new URL(query.url).host}: ${answer.text.slice(0, 200).replace(/\s+/g, ' ')}`);
   // A Learning Registry node answers OAI-PMH requests for its JSON metadata prefix as Basic
   // Harvest does, in JSON (spec "OAI-PMH Harvest": "behaves as basic harvest"); any other
   // answer is OAI-PMH XML.
   const json = query.via === 'json' || isJsonType(answer.headers.get('content-type') ?? '');
-  return json ? jsonPage(jsonOf(answer, 'harvest')) : oaiPage(answer.text);
+  return json ? jsonPage(jsonOf(answer, `GET ${new URL(url).pathname}`)) : oaiPage(answer.text);
 }
 
 function jsonPage(body: Record<string, unknown>): HarvestPage {
   if (body.OK === false) {
     if (body.error === 'noRecordsMatch') return { records: [], token: null };
-    throw refusedError(`harvest: the node answered ${String(body.error)}${typeof body.message === 'string' ? `: ${body.message}` : ''}`);
+    throw refusedError(`the node answered ${String(body.error)}${typeof body.message === 'string' ? `: ${body.message}` : ''}`);
   }
-  if (!Array.isArray(body.listrecords)) throw refusedError('harvest: the answer has no "listrecords"');
+  if (!Array.isArray(body.listrecords)) throw refusedError('the answer has no "listrecords"');
   const records = (body.listrecords as { record?: Record<string, unknown> }[]).map((entry) => entry.record ?? entry);
   const token = typeof body.resumption_token === 'string' && body.resumption_token ? body.resumption_token : null;
   return { records, token };
@@ -73,7 +74,7 @@ const childText = (parent: Element, name: string): string | undefined => {
 
 function oaiRecord(record: Element, serializer: XMLSerializer): Record<string, unknown> {
   const header = children(record, 'header')[0];
-  if (!header) throw refusedError('harvest: an OAI-PMH record without header');
+  if (!header) throw refusedError('an OAI-PMH record without header');
   const sets = children(header, 'setSpec').map((n) => (n.textContent ?? '').trim());
   const out: Record<string, unknown> = {
     header: {
@@ -91,7 +92,7 @@ function oaiRecord(record: Element, serializer: XMLSerializer): Record<string, u
       out.resource_data = JSON.parse(content.textContent ?? '');
       return out;
     } catch {
-      throw refusedError(`harvest: record ${String((out.header as { identifier: unknown }).identifier)}: lr:resource_data is not JSON`);
+      throw refusedError(`record ${String((out.header as { identifier: unknown }).identifier)}: lr:resource_data is not JSON`);
     }
   }
   out.metadata = serializer.serializeToString(content);
@@ -104,18 +105,18 @@ export function oaiPage(xml: string): HarvestPage {
   try {
     doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning') throw new Error(message); } }).parseFromString(xml, 'text/xml') as unknown as Document;
   } catch (error) {
-    throw refusedError(`harvest: the OAI-PMH response is not well-formed XML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw refusedError(`the OAI-PMH response is not well-formed XML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   const root = doc.documentElement as unknown as Element | null;
-  if (!root || root.namespaceURI !== OAI || root.localName !== 'OAI-PMH') throw refusedError('harvest: the response is not an OAI-PMH document');
+  if (!root || root.namespaceURI !== OAI || root.localName !== 'OAI-PMH') throw refusedError('the response is not an OAI-PMH document');
   const errors = children(root, 'error');
   if (errors.length > 0) {
     if (errors.some((e) => e.getAttribute('code') === 'noRecordsMatch')) return { records: [], token: null };
-    throw refusedError(`harvest: OAI-PMH error ${errors.map((e) => `${e.getAttribute('code') ?? '?'}: ${(e.textContent ?? '').trim()}`).join('; ')}`);
+    throw refusedError(`OAI-PMH error ${errors.map((e) => `${e.getAttribute('code') ?? '?'}: ${(e.textContent ?? '').trim()}`).join('; ')}`);
   }
   const serializer = new XMLSerializer();
   const list = children(root, 'ListRecords')[0];
-  if (!list) throw refusedError('harvest: the OAI-PMH response has no ListRecords');
+  if (!list) throw refusedError('the OAI-PMH response has no ListRecords');
   const records = children(list, 'record').map((record) => oaiRecord(record, serializer));
   const tokenElement = children(list, 'resumptionToken')[0];
   const token = tokenElement ? (tokenElement.textContent ?? '').trim() || null : null;

@@ -166,7 +166,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     })));
 
   withCredentials(withCommon(program.command('distribute')), 'network_admin')
-    .description('start distribution to the node\'s connections and print the outcome per destination')
+    .description('start distribution to the node\'s connections and print the outcome per destination; exit 1 if any failed or was unreachable')
     .argument('<url>', 'node URL')
     .action(run('distribute', async (url: string, options: CommonOptions & CredentialFlags) =>
       distribute(url, await basicAuthorization(options), options.json === true, policyOf(options))));

@@ -1,42 +1,74 @@
 /**
  * Store connection for command-line tools: the configured CouchDB, else the embedded store of a
- * running node on the same DATA_DIR, else an embedded store started just for the tool.
+ * running node on the same DATA_DIR, else the embedded store of a stopped node started just for
+ * the tool. Only a store some node has started on is used: a tool never creates a store or a
+ * node's databases, which no node would read (an operator's account added to a fresh ./data while
+ * the node runs elsewhere, then 401 at every publish).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig, type Settings } from '../config/index.js';
+import { ConfigError, loadConfig, type Settings } from '../config/index.js';
 import { databaseNames, type DatabaseNames } from '../storage/databases.js';
-import { ensureDatabases } from '../storage/bootstrap.js';
-import { connectCouch, type Couch } from '../storage/couch.js';
+import { connectCouch, inStore, redactedUrl, type Couch } from '../storage/couch.js';
 import { embeddedCredentials } from '../embedded/credentials.js';
 import { EmbeddedCouch } from '../embedded/supervisor.js';
 import { runningStoreUrl } from '../embedded/data-dir-in-use.js';
 
-export interface ToolConnection { couch: Couch; close(): Promise<void> }
+export interface ToolConnection {
+  couch: Couch;
+  /** Where the store is, for the operator (never credentials): `DATA_DIR /abs/dir (…)` or `COUCHDB_URL http://…`. */
+  location: string;
+  close(): Promise<void>;
+}
+
+/** What a node's first start leaves in its DATA_DIR: the store's admin credential and its LevelDB directory. */
+const EMBEDDED_STORE_FILES = ['embedded-admin.json', 'store'];
+
+const START_ONCE = 'a new node\'s store and databases are created by its first start (lr-node start), not by this command';
 
 export async function connectForTool(settings: Settings): Promise<ToolConnection> {
   if (settings.couchdbUrl) {
-    return { couch: connectCouch({ url: settings.couchdbUrl, user: settings.couchdbUser, password: settings.couchdbPassword }), close: async () => undefined };
+    return {
+      couch: connectCouch({ url: settings.couchdbUrl, user: settings.couchdbUser, password: settings.couchdbPassword }),
+      location: `COUCHDB_URL ${redactedUrl(settings.couchdbUrl)}`,
+      close: async () => undefined,
+    };
   }
   const dataDir = path.resolve(settings.dataDir);
+  // Checked before anything is written there: embeddedCredentials and the store would create them.
+  if (!EMBEDDED_STORE_FILES.every((name) => fs.existsSync(path.join(dataDir, name)))) {
+    throw new ConfigError('DATA_DIR', `no node has run on ${dataDir} (it holds no embedded store): set DATA_DIR to the node's data directory, or COUCHDB_URL (and DB_PREFIX) to its CouchDB; ${START_ONCE}`);
+  }
   const credentials = embeddedCredentials(dataDir);
   const running = await runningStoreUrl(dataDir, credentials);
-  if (running) return { couch: connectCouch({ url: running, ...credentials }), close: async () => undefined };
+  if (running) return { couch: connectCouch({ url: running, ...credentials }), location: `DATA_DIR ${dataDir} (the running node's embedded store)`, close: async () => undefined };
   const embedded = new EmbeddedCouch({ dataDir, ...credentials, logger: pino({ level: 'silent' }) });
   const url = await embedded.start();
-  return { couch: connectCouch({ url, ...credentials }), close: () => embedded.stop() };
+  return { couch: connectCouch({ url, ...credentials }), location: `DATA_DIR ${dataDir} (no node runs there: its embedded store started for this command)`, close: () => embedded.stop() };
+}
+
+/** Refuses a store that lacks the node's databases (no node started on it with this DB_PREFIX). */
+async function requireNodeDatabases(connection: ToolConnection, settings: Settings, names: DatabaseNames): Promise<void> {
+  const existing = new Set(await inStore('list databases', () => connection.couch.db.list()));
+  const missing = Object.values(names).filter((name) => !existing.has(name));
+  if (missing.length === 0) return;
+  const setting = settings.couchdbUrl ? 'COUCHDB_URL' : 'DATA_DIR';
+  throw new ConfigError(setting, `${connection.location} holds no node with DB_PREFIX "${settings.dbPrefix}" (no database ${missing.join(', ')}): set ${setting} and DB_PREFIX to the node's; ${START_ONCE}`);
 }
 
 /**
- * Runs `use` on the store of the node configured by `env` (its databases created if missing,
- * as at a node's start), then closes the connection: what each store-side command does.
+ * Runs `use` on the store of the node configured by `env`, then closes the connection: what each
+ * store-side command does. Says on standard error which store it uses (`COMMAND: store …`), and
+ * refuses one no node has started on.
  */
-export async function withToolStore<T>(env: NodeJS.ProcessEnv, use: (couch: Couch, names: DatabaseNames) => Promise<T>): Promise<T> {
-  const config = loadConfig(env);
-  const connection = await connectForTool(config.settings);
+export async function withToolStore<T>(env: NodeJS.ProcessEnv, command: string, use: (couch: Couch, names: DatabaseNames) => Promise<T>): Promise<T> {
+  const { settings } = loadConfig(env);
+  const connection = await connectForTool(settings);
   try {
-    const names = databaseNames(config.settings.dbPrefix);
-    await ensureDatabases(connection.couch, names);
+    const names = databaseNames(settings.dbPrefix);
+    await requireNodeDatabases(connection, settings, names);
+    process.stderr.write(`${command}: store ${connection.location}${settings.dbPrefix ? `, DB_PREFIX ${settings.dbPrefix}` : ''}\n`);
     return await use(connection.couch, names);
   } finally {
     await connection.close();

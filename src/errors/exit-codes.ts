@@ -11,7 +11,8 @@ export const EXIT = {
   /**
    * A failure the message names: the node cannot start with its configuration (a setting or
    * CONFIG, credentials CouchDB refuses, a CouchDB version it cannot use), or a command's local
-   * failure (a weak password, a signature that does not verify, an unreadable file).
+   * failure (a weak password, a signature that does not verify, an unreadable file), or a
+   * distribution run in which a destination failed or was unreachable (the node answered: not 3 or 4).
    */
   failure: 1,
   /** Bad command-line arguments or options (commander's own usage errors exit with this too). */
@@ -36,4 +37,14 @@ export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof AppError && error.code === 'store_credentials_refused') return EXIT.failure;
   if (error instanceof AppError && error.status === 503) return EXIT.unreachable;
   return EXIT.failure;
+}
+
+/**
+ * A listener's failure (`listen EADDRINUSE: address already in use 127.0.0.1:8080`) with the
+ * setting that chose its port appended, `… (PORT)`, as the embedded store's names
+ * EMBEDDED_COUCH_PORT: the node listens on several ports, and the address alone does not say
+ * which setting to change. The errno code stays, so the exit code does too.
+ */
+export function namingSetting(error: NodeJS.ErrnoException, setting: string): Error {
+  return Object.assign(new Error(`${error.message} (${setting})`, { cause: error }), { code: error.code });
 }

@@ -18,7 +18,12 @@ export interface ServerRequirements {
   maxDocumentSize: number;
   /** The largest /publish request body (publish service_data.msg_size_limit). */
   maxRequestSize: number;
+  /** Whether the node was given a CouchDB user (COUCHDB_USER, or one in COUCHDB_URL). */
+  credentials: boolean;
 }
+
+/** What to set when a configured CouchDB was given no user: the messages that meet it say this. */
+export const NO_COUCHDB_CREDENTIALS = 'no credentials given: set COUCHDB_USER/COUCHDB_PASSWORD or put them in COUCHDB_URL';
 
 export interface ServerCheck {
   version: string;
@@ -92,6 +97,9 @@ export async function checkCouchServer(couch: Couch, needs: ServerRequirements):
   const session = await read<Session>(couch, '_session');
   const roles = session.ok ? session.body.userCtx?.roles : undefined;
   if (Array.isArray(roles) && !roles.includes('_admin')) {
+    // Given no user, the node is anonymous to CouchDB: no user of CouchDB's is at fault, and
+    // bootstrap would only be refused next.
+    if (!needs.credentials) return { version, warnings, fatal: `${NO_COUCHDB_CREDENTIALS} (CouchDB 3 lets only server admins list and create the node's databases)` };
     const name = session.ok ? session.body.userCtx?.name : undefined;
     warnings.push(`the node's CouchDB user ${name ? `"${name}" ` : ''}is not a server admin (/_session lists no _admin role): settings were not checked, and CouchDB 3 lets only server admins list and create the node's databases (docs/couchdb.md)`);
     return { version, warnings };

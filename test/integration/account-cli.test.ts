@@ -1,11 +1,22 @@
-/** npm run account: the command-line account tool, against a running node and against a stopped one. */
+/**
+ * npm run account and lr-node account: the command-line account tool, against a running node and
+ * against a stopped one, and its refusal of a store no node has started on.
+ */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT, startMain, exitOf } from '../support/process.js';
 import { tempDir, basicAuth, postJson } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { storeEnvOf } from '../support/store.js';
+import { onCouchDB, prefixFor, storeEnvOf, testCouchAdmin } from '../support/store.js';
+import { ensureBuilt, lrNode } from '../support/cli.js';
+
+/** The line a store command prints first on standard error: which store it uses. */
+function storeLine(command: string, dataDir: string, embedded: 'running' | 'stopped'): string {
+  if (onCouchDB) return `${command}: store COUCHDB_URL ${testCouchAdmin()!.root}, DB_PREFIX ${prefixFor(dataDir)}\n`;
+  return `${command}: store DATA_DIR ${dataDir} (${embedded === 'running' ? 'the running node\'s embedded store' : 'no node runs there: its embedded store started for this command'})\n`;
+}
 
 function account(env: Record<string, string>, args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/account.ts'), ...args], {
@@ -27,6 +38,7 @@ describe('npm run account', () => {
       const added = await account({ DATA_DIR: dataDir }, ['add', 'carol', '--password-stdin'], 'long-secret-phrase-9\n');
       expect(added.code, added.stderr).to.equal(0);
       expect(added.stdout).to.equal('account carol added (publisher)\n');
+      expect(added.stderr).to.equal(storeLine('account', dataDir, 'running'));
       const docs = { documents: nsdlDocs(1) };
       expect((await postJson(`${running.url}/publish`, docs, { authorization: basicAuth('carol', 'long-secret-phrase-9') })).status).to.equal(200);
       const listed = await account({ DATA_DIR: dataDir }, ['list']);
@@ -42,16 +54,66 @@ describe('npm run account', () => {
     }
   });
 
-  it('works with no node running (on the embedded store it starts the store itself) and refuses weak passwords and bad names', async () => {
+  it('works on a stopped node (on the embedded store it starts the store itself) and refuses weak passwords and bad names', async () => {
     const dataDir = tempDir();
+    const once = await startMain({ DATA_DIR: dataDir });
+    once.child.kill('SIGTERM');
+    await exitOf(once.child);
     const weak = await account({ DATA_DIR: dataDir }, ['add', 'dave', '--password-stdin'], 'short\n');
     expect(weak.code).to.equal(1);
-    expect(weak.stderr).to.equal('account: the password must be at least 10 characters long\n');
+    expect(weak.stderr).to.equal(`${storeLine('account', dataDir, 'stopped')}account: the password must be at least 10 characters long\n`);
     const bad = await account({ DATA_DIR: dataDir }, ['add', 'no spaces'], '');
     expect(bad.stderr).to.match(/^account: give an account name/);
     const ok = await account({ DATA_DIR: dataDir }, ['add', 'ops', '--role', 'network_admin', '--password-stdin'], 'long-admin-phrase-7\n');
     expect(ok.stdout).to.equal('account ops added (network_admin)\n');
     const again = await account({ DATA_DIR: dataDir }, ['add', 'ops', '--password-stdin'], 'long-admin-phrase-7\n');
-    expect(again.stderr).to.equal('account: account ops exists already\n');
+    expect(again.stderr).to.equal(`${storeLine('account', dataDir, 'stopped')}account: account ops exists already\n`);
+  });
+});
+
+describe('lr-node account: only on a store a node has started on', function () {
+  this.timeout(120000);
+  before(ensureBuilt);
+  const actions = [['add', 'envuser', '--password-stdin'], ['list'], ['passwd', 'envuser', '--password-stdin'], ['disable', 'envuser'], ['enable', 'envuser']];
+  const startFirst = 'a new node\'s store and databases are created by its first start (lr-node start), not by this command\n';
+
+  it('without DATA_DIR (./data) or with a DATA_DIR no node has run on, every account command refuses (exit 1) naming the absolute directory, and creates nothing', async () => {
+    const cwd = tempDir();
+    for (const args of actions) {
+      const run = await lrNode(['account', ...args], { cwd, stdin: 'long-enough-phrase-1\n' });
+      expect(run.code, args[0]).to.equal(1);
+      expect(run.stderr, args[0]).to.equal(`configuration error: DATA_DIR: no node has run on ${path.join(fs.realpathSync(cwd), 'data')} (it holds no embedded store): set DATA_DIR to the node's data directory, or COUCHDB_URL (and DB_PREFIX) to its CouchDB; ${startFirst}`);
+      expect(run.stdout, args[0]).to.equal('');
+    }
+    expect(fs.readdirSync(cwd), 'no ./data').to.deep.equal([]);
+    const empty = tempDir();
+    const inEmpty = await lrNode(['account', 'add', 'envuser', '--password-stdin'], { cwd, env: { DATA_DIR: empty }, stdin: 'long-enough-phrase-1\n' });
+    expect(inEmpty.code).to.equal(1);
+    // On the CouchDB suite a test's DATA_DIR stands for its own database prefix, where no node has run either.
+    expect(inEmpty.stderr).to.match(onCouchDB ? /^configuration error: COUCHDB_URL: COUCHDB_URL \S+ holds no node with DB_PREFIX / : new RegExp(`^configuration error: DATA_DIR: no node has run on ${empty} `));
+    expect(fs.readdirSync(empty)).to.deep.equal([]);
+    const destination = await lrNode(['destination', 'list'], { cwd });
+    expect(destination.code).to.equal(1);
+    expect(destination.stderr).to.contain(`no node has run on ${path.join(fs.realpathSync(cwd), 'data')}`);
+  });
+
+  it('refuses a store without the node\'s databases (another DB_PREFIX), naming the store and the prefix, never its credentials', async () => {
+    const dataDir = tempDir();
+    const running = await startMain({ DATA_DIR: dataDir });
+    try {
+      for (const args of actions) {
+        const run = await lrNode(['account', ...args], { env: { DATA_DIR: dataDir, DB_PREFIX: 'elsewhere_' }, stdin: 'long-enough-phrase-1\n' });
+        expect(run.code, args[0]).to.equal(1);
+        const location = storeLine('account', dataDir, 'running').replace(/^account: store /, '').replace(/, DB_PREFIX .*\n$|\n$/, '');
+        const setting = onCouchDB ? 'COUCHDB_URL' : 'DATA_DIR';
+        expect(run.stderr, args[0]).to.equal(`configuration error: ${setting}: ${location} holds no node with DB_PREFIX "elsewhere_" (no database elsewhere_resource_data, elsewhere_incoming, elsewhere_node, elsewhere_community, elsewhere_network, elsewhere_accounts): set ${setting} and DB_PREFIX to the node's; ${startFirst}`);
+      }
+      const listed = await lrNode(['account', 'list'], { env: { DATA_DIR: dataDir } });
+      expect(listed.code, listed.stderr).to.equal(0);
+      expect(listed.stderr).to.equal(storeLine('account', dataDir, 'running'));
+    } finally {
+      running.child.kill('SIGTERM');
+      await exitOf(running.child);
+    }
   });
 });

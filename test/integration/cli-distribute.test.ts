@@ -1,6 +1,8 @@
 /** lr-node distribute against a real two-node network on loopback: the outcome per destination. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { startTestNetwork, publish, storedDocs, waitFor, type TestNetwork } from '../support/network.js';
+import { connectNodes, startTestNetwork, publish, storedDocs, waitFor, type NetworkNode, type TestNetwork } from '../support/network.js';
 import { nsdlDocs } from '../support/documents.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
 
@@ -37,9 +39,10 @@ describe('lr-node distribute', function () {
     const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
     const env = { DATA_DIR: a.dataDir }; // the source node's store, as for the account commands
     const admin = { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } };
-    const entry = async (): Promise<{ outcome: string; reason?: string } | undefined> => {
+    const entry = async (): Promise<{ outcome: string; reason?: string; code: number | null } | undefined> => {
       const run = await lrNode(['distribute', a.node.url, '--json'], admin);
-      return (JSON.parse(run.stdout) as { destinations: Record<string, { outcome: string; reason?: string }> }).destinations[b.node.url];
+      const found = (JSON.parse(run.stdout) as { destinations: Record<string, { outcome: string; reason?: string }> }).destinations[b.node.url];
+      return found && { ...found, code: run.code };
     };
     const outcome = async (): Promise<string | undefined> => (await entry())?.outcome;
 
@@ -51,6 +54,7 @@ describe('lr-node distribute', function () {
     const refused = await entry();
     expect(refused?.outcome, 'without credentials B refuses the replication').to.equal('failed');
     expect(refused?.reason).to.equal(`this node holds no credentials for the destination (HTTP 401): set them with lr-node destination set ${b.node.publicUrl} --user NAME`);
+    expect(refused?.code, 'a failed destination fails the command').to.equal(1);
 
     // A trailing slash names the same destination; the password comes from standard input only.
     const set = await lrNode(['destination', 'set', `${b.node.publicUrl}/`, '--user', b.admin.user, '--password-stdin'], { env, stdin: `${b.admin.password}\n` });
@@ -61,9 +65,43 @@ describe('lr-node distribute', function () {
     expect(await outcome()).to.equal('ok');
     await waitFor('the documents at B', async () => (await storedDocs(b)).has('cli-credentials-1'));
 
+    const noTerminal = await lrNode(['destination', 'set', b.node.publicUrl, '--user', b.admin.user], { env: { ...env, LR_PASSWORD: b.admin.password } });
+    expect(noTerminal.code).to.equal(2);
+    expect(noTerminal.stderr).to.match(/^destination: store .+\ndestination: no terminal to read the password from: use --password-stdin\n$/);
     const bad = await lrNode(['destination', 'set', 'http://user:secret@example.org', '--user', 'x', '--password-stdin'], { env, stdin: 'x\n' });
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/without credentials/);
     expect((await lrNode(['destination', 'remove', 'http://example.org/none'], { env })).code).to.equal(1);
+  });
+
+  it('exits 1 when a destination failed or was unreachable, 0 when the others were skipped', async () => {
+    const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
+    // A destination that says it is not active: the source skips it (spec, source step 4).
+    const inactive = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ OK: true, target_node_info: { active: false, node_id: 'inactive', network_id: 'n', community_id: 'c' } }));
+    });
+    await new Promise<void>((resolve) => inactive.listen(0, '127.0.0.1', resolve));
+    const inactiveUrl = `http://127.0.0.1:${(inactive.address() as AddressInfo).port}`;
+    const admin = { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } };
+    try {
+      await connectNodes(a, { node: { publicUrl: inactiveUrl } } as NetworkNode, { credentials: false });
+      const skipped = await lrNode(['distribute', a.node.url], admin);
+      expect(skipped.code, skipped.stderr).to.equal(0);
+      expect(skipped.stdout).to.contain(`${inactiveUrl}\tskipped\tthe destination node is not active\n`);
+      expect(skipped.stdout).to.match(new RegExp(`^${b.node.url.replace(/[.]/g, '\\.')}\tok\t`, 'm'));
+    } finally {
+      await new Promise((resolve) => { inactive.closeAllConnections(); inactive.close(resolve); });
+    }
+    // Nothing answers there any more: unreachable, and the command fails, in plain and JSON output.
+    const unreachable = await lrNode(['distribute', a.node.url], admin);
+    expect(unreachable.code).to.equal(1);
+    expect(unreachable.stdout).to.match(new RegExp(`^${inactiveUrl.replace(/[.]/g, '\\.')}\tunreachable\t`, 'm'));
+    const json = await lrNode(['distribute', a.node.url, '--json'], admin);
+    expect(json.code).to.equal(1);
+    const body = JSON.parse(json.stdout) as { OK: boolean; destinations: Record<string, { outcome: string }> };
+    expect(body.OK).to.equal(false);
+    expect(body.destinations[inactiveUrl]?.outcome).to.equal('unreachable');
+    expect(body.destinations[b.node.url]?.outcome).to.equal('ok');
   });
 });

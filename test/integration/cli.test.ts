@@ -115,6 +115,13 @@ describe('lr-node (the command line)', function () {
     const noPassword = await lrNode(['publish', node.url, SAMPLE_CORPUS], { env: { LR_USER: 'pub' } });
     expect(noPassword.code).to.equal(2);
     expect(noPassword.stderr).to.equal('publish: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
+    // The command names itself once, in front of the message (the messages do not repeat it).
+    const refusedPublish = await lrNode(['publish', node.url, SAMPLE_CORPUS, '--state', 'refused.state', '--report', 'refused.rejected', '--json'], { env: { LR_USER: 'pub', LR_PASSWORD: 'not-the-password' }, cwd: work });
+    expect(refusedPublish.code).to.equal(4);
+    expect(refusedPublish.stderr).to.equal('publish: not authorized (401): give a publisher account with --user or LR_USER and LR_PASSWORD\n');
+    const notFound = await lrNode(['harvest', `${node.url}/no-such-node`, '--out', 'not-found.jsonl', '--json'], { cwd: work });
+    expect(notFound.code).to.equal(4);
+    expect(notFound.stderr).to.match(new RegExp(`^harvest: HTTP 404 from ${new URL(node.url).host}: \\{.*\\}\\n$`));
     const help = await lrNode(['harvest', '--help']);
     expect(help.code).to.equal(0);
     expect(help.stdout).to.contain('--via <protocol>');
@@ -237,9 +244,12 @@ describe('lr-node (the command line)', function () {
     const asArgument = await lrNode(['account', 'add', 'x', '--password', 'whatever-phrase-1'], { env: dataDir });
     expect(asArgument.code).to.equal(2);
     expect(asArgument.stderr).to.match(/^error: unknown option '--password'/);
-    const noTerminal = await lrNode(['account', 'passwd', 'both'], { env: dataDir });
-    expect(noTerminal.code).to.equal(2);
-    expect(noTerminal.stderr).to.equal('account: no terminal to read the password from: use --password-stdin or LR_PASSWORD\n');
+    // Without a terminal the message names what works for an account command: standard input, never LR_PASSWORD.
+    for (const args of [['account', 'passwd', 'both'], ['account', 'add', 'envuser']]) {
+      const noTerminal = await lrNode(args, { env: { ...dataDir, LR_PASSWORD: 'env-password-phrase-5' } });
+      expect(noTerminal.code, args.join(' ')).to.equal(2);
+      expect(noTerminal.stderr, args.join(' ')).to.match(/^account: store .+\naccount: no terminal to read the password from: use --password-stdin\n$/);
+    }
   });
 
   it('verify fetches the key from key_location through the SSRF guard: the node\'s own /pubkey only with --allow-private', async () => {

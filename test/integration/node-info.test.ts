@@ -11,6 +11,22 @@ describe('node-level endpoints', () => {
   });
   after(async () => node.stop());
 
+  describe('GET /', () => {
+    it('names the node and links its node-level endpoints and active services, each of which answers', async () => {
+      const { status, body, headers } = await getJson(`${node.url}/`);
+      expect(status).to.equal(200);
+      expect(headers.get('content-type')).to.match(/application\/json; charset=utf-8/);
+      expect(body).to.include({ OK: true, node_id: node.bootstrap.nodeId, node_name: 'Test node' });
+      expect(body.node_endpoints).to.deep.equal(Object.fromEntries(['description', 'services', 'status', 'pubkey', 'destination', 'auth'].map((name) => [name, `${node.publicUrl}/${name}`])));
+      const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_endpoint: string; active: boolean }[];
+      expect(body.service_endpoints).to.deep.equal(Object.fromEntries(services.filter((s) => s.active).map((s) => [s.service_name, s.service_endpoint])));
+      expect(body.service_endpoints).to.include({ 'Basic Publish': `${node.publicUrl}/publish`, 'OAI-PMH Harvest': `${node.publicUrl}/OAI-PMH` });
+      for (const name of ['description', 'services', 'status', 'pubkey', 'destination']) {
+        expect((await fetch(`${node.url}/${name}`)).status, name).to.equal(200);
+      }
+    });
+  });
+
   describe('GET /status', () => {
     it('reports the node, its live document count and its times', async () => {
       await currentStatus(node.url);

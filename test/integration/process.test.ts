@@ -1,5 +1,6 @@
 /** The node as a process: configuration errors fail fast, signals stop it gracefully. */
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -20,12 +21,33 @@ async function withHeldPort(use: (port: number) => Promise<void>): Promise<void>
   }
 }
 
-async function failingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+async function failingStart(env: Record<string, string>, timeoutMs = 30000): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = runMain(env);
   let stderr = '';
+  let stdout = '';
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  const { code } = await exitOf(child);
-  return { code, stderr: stderr.trim() };
+  child.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+  const { code } = await exitOf(child, timeoutMs);
+  return { code, stderr: stderr.trim(), stdout };
+}
+
+/** A server answering as Apache CouchDB 3.5 does to a client without credentials: its welcome and an anonymous /_session, 401 to the rest. */
+async function withAnonymousCouch(use: (url: string) => Promise<void>): Promise<void> {
+  const couch = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const [status, body] = path === '/' ? [200, { couchdb: 'Welcome', version: '3.5.0', vendor: { name: 'The Apache Software Foundation' } }]
+      : path === '/_session' ? [200, { ok: true, userCtx: { name: null, roles: [] } }]
+        : [401, { error: 'unauthorized', reason: 'You are not a server admin.' }];
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => couch.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(`http://127.0.0.1:${(couch.address() as net.AddressInfo).port}`);
+  } finally {
+    couch.closeAllConnections();
+    await new Promise((resolve) => couch.close(resolve));
+  }
 }
 
 describe('configuration errors stop the node with a one-line message naming the setting', () => {
@@ -117,12 +139,44 @@ describe('configuration errors stop the node with a one-line message naming the 
       const storeUrl = new URL(TEST_COUCHDB_URL ?? `http://127.0.0.1:${(JSON.parse(running?.output().split('\n').find((line) => line.includes('embedded store listening')) ?? '{}') as { port?: number }).port}`);
       const { code, stderr } = await failingStart({ COUCHDB_URL: `http://wrong:creds@${storeUrl.host}` });
       expect(code).to.equal(1);
-      expect(stderr).to.equal('node failed to start: CouchDB refused the node\'s credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)');
+      expect(stderr).to.equal(`node failed to start: CouchDB at http://${storeUrl.host} refused the node's credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)`);
       expect(stderr).to.not.contain('creds');
+      // No credentials at all: say so, not that CouchDB refused some. (The embedded store asks
+      // for credentials at once; the suite's CouchDB may take the node for an anonymous user.)
+      const none = await failingStart({ COUCHDB_URL: `http://${storeUrl.host}` });
+      expect(none.code).to.equal(1);
+      expect(none.stderr).to.match(/^node failed to start: no credentials given: set COUCHDB_USER\/COUCHDB_PASSWORD or put them in COUCHDB_URL \(/);
+      expect(none.stdout).to.not.contain('server admin');
     } finally {
       running?.child.kill('SIGTERM');
       if (running) await exitOf(running.child);
     }
+  });
+});
+
+describe('start-up names what it is about', () => {
+  it('a CouchDB that takes the node for an anonymous user: no credentials given, and no warning about a user', async () => {
+    await withAnonymousCouch(async (url) => {
+      const { code, stderr, stdout } = await failingStart({ COUCHDB_URL: url, DATA_DIR: tempDir() });
+      expect(code).to.equal(EXIT.failure);
+      expect(stderr).to.equal('node failed to start: no credentials given: set COUCHDB_USER/COUCHDB_PASSWORD or put them in COUCHDB_URL (CouchDB 3 lets only server admins list and create the node\'s databases)');
+      expect(stdout).to.not.contain('server admin');
+    });
+  });
+
+  it('a CouchDB that does not answer is named, without its credentials, while waiting and when start-up gives up', async function () {
+    this.timeout(120000);
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const { code, stderr, stdout } = await failingStart({ COUCHDB_URL: `http://admin:Secret-Pw-4@127.0.0.1:${port}`, DATA_DIR: tempDir() }, 90000);
+    expect(code).to.equal(EXIT.unreachable);
+    expect(stderr).to.equal(`node failed to start: CouchDB at http://127.0.0.1:${port} (COUCHDB_URL) did not answer within 30 s`);
+    const waiting = stdout.split('\n').filter((line) => line.includes('"msg":"waiting for CouchDB"')).map((line) => JSON.parse(line) as { store?: string });
+    expect(waiting).to.not.deep.equal([]);
+    expect(waiting[0]?.store).to.equal(`http://127.0.0.1:${port}`);
+    expect(stdout + stderr).to.not.contain('Secret-Pw-4');
   });
 });
 
@@ -131,7 +185,7 @@ describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
     await withHeldPort(async (port) => {
       const { code, stderr } = await failingStart({ PORT: String(port), DATA_DIR: tempDir() });
       expect(code).to.equal(EXIT.portInUse);
-      expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port} (PORT)`);
     });
   });
 
@@ -158,12 +212,12 @@ describe('exit codes of the node process (src/errors/exit-codes.ts)', () => {
     await withHeldPort(async (port) => {
       const { code, stderr } = await failingStart({ PORT: '0', MONITORING_PORT: String(port), DATA_DIR: tempDir() });
       expect(code).to.equal(EXIT.portInUse);
-      expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      expect(stderr).to.equal(`node failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port} (MONITORING_PORT)`);
       // `lr-node start` sets the exit code and lets the process end by itself: it must have nothing left running.
       ensureBuilt();
       const cli = await lrNode(['start'], { env: { PORT: '0', MONITORING_PORT: String(port), DATA_DIR: tempDir() }, timeoutMs: 60000 });
       expect(cli.code).to.equal(EXIT.portInUse);
-      expect(cli.stderr.trim()).to.equal(`start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      expect(cli.stderr.trim()).to.equal(`start: listen EADDRINUSE: address already in use 127.0.0.1:${port} (MONITORING_PORT)`);
     });
   });
 });

@@ -1,23 +1,24 @@
 /**
  * lr-node account add|list|passwd|disable|enable: the accounts of the publish service, kept in the
- * node's accounts database (the running node's embedded store, a fresh one, or COUCHDB_URL).
+ * node's accounts database (the running node's embedded store, a stopped node's, or COUCHDB_URL;
+ * never a store no node has started on: store-connection.ts).
  * Passwords come from a no-echo prompt (asked twice) or standard input, never from arguments.
  */
 import { AccountRepository, ACCOUNT_NAME, type AccountRole } from '../../storage/account-repository.js';
 import { ACCOUNT_ROLES, createAccount } from '../../services/auth/accounts.service.js';
 import { hashPassword, passwordWeakness } from '../../domain/password.js';
 import { withToolStore } from '../store-connection.js';
-import { readHidden, readStdin } from '../credentials.js';
+import { INSTEAD_OF_PROMPT, readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
 
 export type AccountAction = 'add' | 'list' | 'passwd' | 'disable' | 'enable';
 export interface AccountOptions { roles?: string[]; submitter?: string; passwordStdin?: boolean; json?: boolean }
 
 async function readNewPassword(name: string, fromStdin: boolean): Promise<string> {
-  const password = fromStdin ? await readStdin() : await readHidden(`password for ${name}: `);
+  const password = fromStdin ? await readStdin() : await readHidden(`password for ${name}: `, INSTEAD_OF_PROMPT.store);
   const weakness = passwordWeakness(password, name);
   if (weakness) throw new CliError(weakness);
-  if (!fromStdin && (await readHidden('again: ')) !== password) throw new CliError('the passwords differ');
+  if (!fromStdin && (await readHidden('again: ', INSTEAD_OF_PROMPT.store)) !== password) throw new CliError('the passwords differ');
   return password;
 }
 
@@ -32,7 +33,7 @@ function checkedRoles(roles: string[] | undefined): AccountRole[] {
 export async function account(action: AccountAction, name: string | undefined, options: AccountOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (action !== 'list' && (!name || !ACCOUNT_NAME.test(name))) throw usageError('give an account name: letters, digits and . _ @ + - (at most 64)');
   const roles = action === 'add' ? checkedRoles(options.roles) : [];
-  await withToolStore(env, async (couch, names) => {
+  await withToolStore(env, 'account', async (couch, names) => {
     const accounts = new AccountRepository(couch, names);
     const now = new Date().toISOString();
     if (action === 'list') {

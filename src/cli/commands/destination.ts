@@ -7,7 +7,7 @@
  */
 import { DestinationCredentialsRepository } from '../../storage/destination-credentials.js';
 import { withToolStore } from '../store-connection.js';
-import { readHidden, readStdin } from '../credentials.js';
+import { INSTEAD_OF_PROMPT, readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
 
 export type DestinationAction = 'set' | 'remove' | 'list';
@@ -28,16 +28,16 @@ function destinationUrl(text: string | undefined): string {
 }
 
 async function readPassword(user: string, fromStdin: boolean): Promise<string> {
-  const password = fromStdin ? await readStdin() : await readHidden(`password of ${user} at the destination: `);
+  const password = fromStdin ? await readStdin() : await readHidden(`password of ${user} at the destination: `, INSTEAD_OF_PROMPT.store);
   if (password.length === 0) throw new CliError('the password is empty');
-  if (!fromStdin && (await readHidden('again: ')) !== password) throw new CliError('the passwords differ');
+  if (!fromStdin && (await readHidden('again: ', INSTEAD_OF_PROMPT.store)) !== password) throw new CliError('the passwords differ');
   return password;
 }
 
 export async function destination(action: DestinationAction, url: string | undefined, options: DestinationOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const target = action === 'list' ? undefined : destinationUrl(url);
   if (action === 'set' && !options.user) throw usageError('give --user: the destination\'s network_admin account');
-  await withToolStore(env, async (couch, names) => {
+  await withToolStore(env, 'destination', async (couch, names) => {
     const credentials = new DestinationCredentialsRepository(couch, names);
     if (action === 'list') {
       const listed = await credentials.list();

@@ -1,9 +1,16 @@
 /** lr-node distribute URL: POST /distribute as a network_admin, then the outcome per destination from /status. */
+import { EXIT, type ExitCode } from '../../errors/exit-codes.js';
 import { endpoint, okJson, request, type RetryPolicy } from '../http-client.js';
 
 interface Outbound { outcome?: string; reason?: string; last_sync?: string; docs_written?: number }
 
-export async function distribute(url: string, authorization: string | undefined, json: boolean, policy: RetryPolicy): Promise<void> {
+/**
+ * The outcomes that make the command fail (exit 1), so that cron or a script sees a run that did
+ * not reach a destination; `skipped` is the spec's skip rules doing their work, no failure.
+ */
+const FAILED_OUTCOMES = new Set(['failed', 'unreachable']);
+
+export async function distribute(url: string, authorization: string | undefined, json: boolean, policy: RetryPolicy): Promise<ExitCode> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
   // No retry of the POST itself on 503: a second call during a run only reports that run anyway.
@@ -11,15 +18,20 @@ export async function distribute(url: string, authorization: string | undefined,
   if (typeof answer.running_since === 'string') {
     process.stdout.write(json ? `${JSON.stringify({ OK: true, running_since: answer.running_since, destinations: {} })}\n`
       : `a distribution run is in progress since ${answer.running_since}: see lr-node status ${url} for its outcome\n`);
-    return;
+    return EXIT.ok;
   }
   const status = okJson(await request(endpoint(url, 'status'), { headers: { accept: 'application/json' } }, policy), 'GET /status');
   const all = (status.outbound ?? {}) as Record<string, Outbound>;
   // The entries of this run: the ones stamped with the node's last outbound sync.
   const destinations = Object.fromEntries(Object.entries(all).filter(([, entry]) => !status.last_out_sync || entry.last_sync === status.last_out_sync));
-  if (json) { process.stdout.write(`${JSON.stringify({ OK: true, last_out_sync: status.last_out_sync ?? null, destinations })}\n`); return; }
-  if (Object.keys(destinations).length === 0) process.stdout.write('distributed: the node has no active connection\n');
-  for (const [destination, entry] of Object.entries(destinations)) {
-    process.stdout.write(`${destination}\t${entry.outcome ?? '?'}${entry.docs_written !== undefined ? `\t${entry.docs_written} written` : ''}${entry.reason ? `\t${entry.reason}` : ''}\n`);
+  const failed = Object.values(destinations).some((entry) => FAILED_OUTCOMES.has(entry.outcome ?? ''));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ OK: !failed, last_out_sync: status.last_out_sync ?? null, destinations })}\n`);
+  } else {
+    if (Object.keys(destinations).length === 0) process.stdout.write('distributed: the node has no active connection\n');
+    for (const [destination, entry] of Object.entries(destinations)) {
+      process.stdout.write(`${destination}\t${entry.outcome ?? '?'}${entry.docs_written !== undefined ? `\t${entry.docs_written} written` : ''}${entry.reason ? `\t${entry.reason}` : ''}\n`);
+    }
   }
+  return failed ? EXIT.failure : EXIT.ok;
 }

@@ -102,7 +102,7 @@ export async function publish(options: PublishOptions): Promise<ExitCode> {
         } else {
           const results = await send(target, requestBody(step.batch), options.authorization, policy);
           count = step.batch.serialized.length;
-          if (results.length !== count) throw refusedError(`publish: the node answered ${results.length} results for ${count} documents`);
+          if (results.length !== count) throw refusedError(`the node answered ${results.length} results for ${count} documents`);
           results.forEach((result, offset) => {
             if (result.OK === true) { state.accepted += 1; return; }
             state.rejected += 1;
@@ -136,9 +136,9 @@ async function send(target: string, body: string, authorization: string | undefi
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
   const answer = await request(target, { method: 'POST', headers, body }, policy);
-  if (answer.status === 401 || answer.status === 403) throw refusedError(`publish: not authorized (${answer.status}): give a publisher account with --user or LR_USER and LR_PASSWORD`);
-  const result = jsonOf(answer, 'publish');
-  if (answer.status !== 200 || result.OK !== true) throw refusedError(`publish: the node refused the request: ${typeof result.error === 'string' ? result.error : `HTTP ${answer.status}`}`);
-  if (!Array.isArray(result.document_results)) throw refusedError('publish: the answer has no document_results');
+  if (answer.status === 401 || answer.status === 403) throw refusedError(`not authorized (${answer.status}): give a publisher account with --user or LR_USER and LR_PASSWORD`);
+  const result = jsonOf(answer, 'POST /publish');
+  if (answer.status !== 200 || result.OK !== true) throw refusedError(`the node refused the request: ${typeof result.error === 'string' ? result.error : `HTTP ${answer.status}`}`);
+  if (!Array.isArray(result.document_results)) throw refusedError('the answer has no document_results');
   return result.document_results as DocumentResult[];
 }

@@ -1,7 +1,7 @@
 /**
  * Node-level endpoints (spec "Node-level endpoints"): /status, /services, /description and
- * /pubkey. Their payloads are not shown in the spec; the shapes follow the original
- * Learning Registry node and are documented in the README.
+ * /pubkey, and the root, `/`, which the spec does not name. Their payloads are not shown in the
+ * spec; the shapes follow the original Learning Registry node and are documented in the README.
  */
 import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
@@ -49,6 +49,20 @@ const COUNTERS_MAX_AGE_MS = 10_000;
 /** How long /status waits for the node documents from the store before their last answer serves. */
 const NODE_DOCS_PATIENCE_MS = 500;
 
+/** The node-level endpoints the root links to (spec "Node-level endpoints", and /description). */
+const NODE_ENDPOINTS = ['description', 'services', 'status', 'pubkey', 'destination', 'auth'] as const;
+
+/** `GET /`: which node this is, and where its endpoints are (absolute URLs, from PUBLIC_URL). */
+export interface NodeHome {
+  OK: true;
+  node_id: unknown;
+  node_name: unknown;
+  node_description: unknown;
+  node_endpoints: Record<(typeof NODE_ENDPOINTS)[number], string>;
+  /** service_name → service_endpoint of each active service, as /services describes them. */
+  service_endpoints: Record<string, string>;
+}
+
 export class NodeInfoService {
   private lastLive: LiveSummary | undefined;
   private lastIndex: IndexState | undefined;
@@ -69,6 +83,7 @@ export class NodeInfoService {
     private readonly resources: ResourceRepository,
     private readonly leases: LeaseRepository,
     private readonly processStartTime: string,
+    private readonly publicUrl: string,
   ) {
     this.counters = new LateRead(() => resources.counters(STORE_ANSWER_MS), COUNTERS_MAX_AGE_MS);
     this.nodeDocs = new LateRead(() => withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus(), this.leases.current(DISTRIBUTION_LEASE)]), 'read the node documents'), COUNTERS_MAX_AGE_MS);
@@ -168,6 +183,18 @@ export class NodeInfoService {
   async services(): Promise<{ OK: true; node_id: unknown; services: Record<string, unknown>[] }> {
     const [node, services] = await Promise.all([this.requiredNodeDescription(), this.nodes.serviceDescriptions()]);
     return { OK: true, node_id: node.node_id, services: services.map((doc) => publicFields(doc)) };
+  }
+
+  async home(): Promise<NodeHome> {
+    const [node, services] = await Promise.all([this.requiredNodeDescription(), this.nodes.serviceDescriptions()]);
+    return {
+      OK: true,
+      node_id: node.node_id,
+      node_name: node.node_name,
+      node_description: node.node_description,
+      node_endpoints: Object.fromEntries(NODE_ENDPOINTS.map((name) => [name, `${this.publicUrl}/${name}`])) as NodeHome['node_endpoints'],
+      service_endpoints: Object.fromEntries(services.filter((doc) => doc.active === true).map((doc) => [String(doc.service_name), String(doc.service_endpoint)])),
+    };
   }
 
   async description(): Promise<Record<string, unknown>> {
