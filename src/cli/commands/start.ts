@@ -30,5 +30,9 @@ export async function start(options: { sampleData: boolean }, env: NodeJS.Proces
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   const node = await starting;
-  if (options.sampleData && !stopping) logger.info(await loadSampleData(node), 'sample data');
+  if (options.sampleData && !stopping) {
+    const loaded = await loadSampleData(node);
+    if (loaded.refused > 0) logger.warn(loaded, 'sample data: this node\'s policy refused some documents');
+    else logger.info(loaded, 'sample data');
+  }
 }
