@@ -33,11 +33,3 @@ export async function verifyPassword(password: string, stored: PasswordHash): Pr
   const key = await derive(password, Buffer.from(stored.salt, 'base64'), stored);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
-
-/** Minimum strength for a publishing password: length, and not one repeated character. */
-export function passwordWeakness(password: string, name: string): string | undefined {
-  if (password.length < 10) return 'the password must be at least 10 characters long';
-  if (new Set(password).size < 4) return 'the password must use at least 4 different characters';
-  if (password.toLowerCase().includes(name.toLowerCase())) return 'the password must not contain the account name';
-  return undefined;
-}

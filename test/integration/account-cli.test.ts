@@ -62,6 +62,9 @@ describe('npm run account', () => {
     const weak = await account({ DATA_DIR: dataDir }, ['add', 'dave', '--password-stdin'], 'short\n');
     expect(weak.code).to.equal(1);
     expect(weak.stderr).to.equal(`${storeLine('account', dataDir, 'stopped')}account: the password must be at least 10 characters long\n`);
+    const common = await account({ DATA_DIR: dataDir }, ['add', 'dave', '--password-stdin'], 'password123\n');
+    expect(common.code).to.equal(1);
+    expect(common.stderr).to.match(/account: the password is too easy to guess/);
     const bad = await account({ DATA_DIR: dataDir }, ['add', 'no spaces'], '');
     expect(bad.stderr).to.match(/^account: give an account name/);
     const ok = await account({ DATA_DIR: dataDir }, ['add', 'ops', '--role', 'network_admin', '--password-stdin'], 'long-admin-phrase-7\n');

@@ -118,6 +118,9 @@ describe('/auth (HTTP)', () => {
     const weak = await postForm(jar, `${node.url}/auth/password`, { csrf, password: 'short', confirmation: 'short' });
     expect(weak.status).to.equal(400);
     expect(weak.text).to.contain('at least 10 characters').and.contain('role="alert"');
+    const common = await postForm(jar, `${node.url}/auth/password`, { csrf, password: 'qwertyuiop', confirmation: 'qwertyuiop' });
+    expect(common.status).to.equal(400);
+    expect(common.text).to.contain('too easy to guess');
     const differ = await postForm(jar, `${node.url}/auth/password`, { csrf, password: STRONG, confirmation: `${STRONG}!` });
     expect(differ.status).to.equal(400);
     expect((await account('hugo@example.org'))?.password).to.equal(undefined);

@@ -6,7 +6,8 @@
  */
 import { AccountRepository, ACCOUNT_NAME, type AccountRole } from '../../storage/account-repository.js';
 import { ACCOUNT_ROLES, createAccount } from '../../services/auth/accounts.service.js';
-import { hashPassword, passwordWeakness } from '../../domain/password.js';
+import { hashPassword } from '../../domain/password.js';
+import { passwordWeakness } from '../../domain/password-strength.js';
 import { withToolStore } from '../store-connection.js';
 import { INSTEAD_OF_PROMPT, readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';

@@ -4,7 +4,8 @@
  * shown again); bearer tokens. Every change writes the account document, so its revision changes
  * and the Authenticator's cache of successful checks no longer applies (revocation is immediate).
  */
-import { hashPassword, passwordWeakness } from '../../domain/password.js';
+import { hashPassword } from '../../domain/password.js';
+import { passwordWeakness } from '../../domain/password-strength.js';
 import { ACCOUNT_NAME, type Account, type AccountRepository } from '../../storage/account-repository.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ProvenIdentity } from './oidc.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { compareTimestamps, dayDatestamp, nodeTimestamp, secondsDatestamp } from '../../../src/domain/timestamps.js';
 import { TOKEN_LIFETIME_MS, TokenCodec, peekPayload, requestFingerprint } from '../../../src/domain/resumption-token.js';
-import { passwordWeakness } from '../../../src/domain/password.js';
+import { passwordWeakness } from '../../../src/domain/password-strength.js';
 
 describe('node timestamps', () => {
   it('are UTC with six fractional digits, one fixed width so view keys sort in time order', () => {
@@ -62,6 +62,11 @@ describe('publishing password strength', () => {
     expect(passwordWeakness('abababababab', 'alice')).to.match(/at least 4 different characters/);
     expect(passwordWeakness('my-ALICE-password', 'alice')).to.match(/must not contain the account name/);
     expect(passwordWeakness('correct horse battery', 'alice')).to.equal(undefined);
+    // Long enough and varied, yet guessed at once (an operator audit): common passwords, keyboard rows, sequences.
+    for (const common of ['password123', '1234567890', 'qwertyuiop', 'abcdefghij1', 'iloveyou12']) {
+      expect(passwordWeakness(common, 'alice'), common).to.match(/too easy to guess/);
+    }
+    expect(passwordWeakness('Sx7$pa@ss:w%rd', 'alice')).to.equal(undefined);
   });
 });
 
