@@ -189,23 +189,24 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
     // The replicator reads the source through this node's CouchDB credentials: in a header, not
     // the URL's userinfo, which CouchDB's replicator does not decode (an audit: HTTP 500,
     // replication_auth_error, with a password like this one).
-    const admin = testCouchAdmin() as NonNullable<ReturnType<typeof testCouchAdmin>>;
     const user = `lr_special_${Date.now().toString(36)}`;
     const password = `Sx7$pa@ss:w%rd+ #${Date.now()}`;
-    const adminUrl = `${admin.root}/_node/_local/_config/admins/${user}`;
+    // Read when the tests run: on the embedded store this block is skipped, and there is no CouchDB admin.
+    const admin = (): NonNullable<ReturnType<typeof testCouchAdmin>> => testCouchAdmin() as NonNullable<ReturnType<typeof testCouchAdmin>>;
+    const adminUrl = (): string => `${admin().root}/_node/_local/_config/admins/${user}`;
     let net: TestNetwork;
 
     before(async () => {
-      const made = await fetch(adminUrl, { method: 'PUT', headers: admin.headers, body: JSON.stringify(password) });
+      const made = await fetch(adminUrl(), { method: 'PUT', headers: admin().headers, body: JSON.stringify(password) });
       expect(made.status, 'a CouchDB admin for the source node').to.equal(200);
       net = await startTestNetwork({
         nodes: 2, topology: 'chain',
-        env: (dataDir) => path.basename(dataDir) === 'node1' ? { ...storeEnv(dataDir), COUCHDB_URL: admin.root, COUCHDB_USER: user, COUCHDB_PASSWORD: password } : storeEnv(dataDir),
+        env: (dataDir) => path.basename(dataDir) === 'node1' ? { ...storeEnv(dataDir), COUCHDB_URL: admin().root, COUCHDB_USER: user, COUCHDB_PASSWORD: password } : storeEnv(dataDir),
       });
     });
     after(async () => {
       await net?.stop();
-      await fetch(adminUrl, { method: 'DELETE', headers: admin.headers });
+      await fetch(adminUrl(), { method: 'DELETE', headers: admin().headers });
     });
 
     it('distributes, and the password is in no answer or log line', async () => {
