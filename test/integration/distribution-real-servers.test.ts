@@ -199,6 +199,9 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
     before(async () => {
       const made = await fetch(adminUrl(), { method: 'PUT', headers: admin().headers, body: JSON.stringify(password) });
       expect(made.status, 'a CouchDB admin for the source node').to.equal(200);
+      // CouchDB hashes a new admin's password behind the config write: until then it refuses it.
+      const own = { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+      await waitFor('the new CouchDB admin to sign in', async () => (await fetch(`${admin().root}/_session`, { headers: own })).status === 200, 10000);
       net = await startTestNetwork({
         nodes: 2, topology: 'chain',
         env: (dataDir) => path.basename(dataDir) === 'node1' ? { ...storeEnv(dataDir), COUCHDB_URL: admin().root, COUCHDB_USER: user, COUCHDB_PASSWORD: password } : storeEnv(dataDir),
