@@ -3,7 +3,7 @@
  * exist, one-shot filtered replication, destination credentials and the outbound status.
  */
 import type { DocumentScope } from 'nano';
-import type { Couch } from './couch.js';
+import { redactedUrl, urlAuthorization, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
 import { DestinationCredentialsRepository, type DestinationCredentials } from './destination-credentials.js';
@@ -32,13 +32,10 @@ export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead:
  */
 export type ReplicationEndpoint = string | { url: string; headers: { Authorization: string } };
 
-export function replicationEndpoint(url: string, credentials: { user: string; password: string } | undefined): ReplicationEndpoint {
-  const bare = new URL(url);
-  bare.username = '';
-  bare.password = '';
-  const plain = bare.toString().replace(/\/+$/, '');
-  if (!credentials) return plain;
-  return { url: plain, headers: { Authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` } };
+/** `authorization`: the Authorization header value for the endpoint (couch.ts, basicAuthorization), if any. */
+export function replicationEndpoint(url: string, authorization: string | undefined): ReplicationEndpoint {
+  const plain = redactedUrl(url);
+  return authorization ? { url: plain, headers: { Authorization: authorization } } : plain;
 }
 
 /** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
@@ -195,7 +192,5 @@ export class DistributionRepository {
 export function replicationSource(couch: Couch, names: DatabaseNames, embedded: boolean): ReplicationEndpoint {
   if (embedded) return names.resourceData;
   // The node's own credentials are in its store URL, percent-encoded (couch.ts, credentialedUrl).
-  const url = new URL(couch.config.url);
-  const credentials = url.username === '' ? undefined : { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
-  return replicationEndpoint(`${couch.config.url.replace(/\/+$/, '')}/${encodeURIComponent(names.resourceData)}`, credentials);
+  return replicationEndpoint(`${redactedUrl(couch.config.url)}/${encodeURIComponent(names.resourceData)}`, urlAuthorization(couch.config.url));
 }

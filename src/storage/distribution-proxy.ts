@@ -4,7 +4,7 @@
  * decided by src/services/distribute/inbound-proxy.ts; this is the HTTP hop only.
  */
 import { Readable } from 'node:stream';
-import { mapCouchError, type Couch } from './couch.js';
+import { mapCouchError, redactedUrl, urlAuthorization, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 
 export interface ForwardRequest { method: string; subpath: string; search: string; contentType: string | undefined; body: Buffer | undefined }
@@ -18,11 +18,8 @@ export class IncomingForwarder {
   private readonly authorization: string | undefined;
 
   constructor(couch: Couch, names: DatabaseNames) {
-    const url = new URL(couch.config.url);
-    this.authorization = url.username ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` : undefined;
-    url.username = '';
-    url.password = '';
-    this.base = `${url.toString().replace(/\/+$/, '')}/${encodeURIComponent(names.incoming)}`;
+    this.authorization = urlAuthorization(couch.config.url);
+    this.base = `${redactedUrl(couch.config.url)}/${encodeURIComponent(names.incoming)}`;
   }
 
   async forward(request: ForwardRequest): Promise<ForwardResponse> {

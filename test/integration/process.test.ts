@@ -252,47 +252,42 @@ describe('graceful shutdown', () => {
 });
 
 describe('npm start -- --sample-data', () => {
+  /** Starts the node with --sample-data, runs `check` on it, and stops it whatever happens. */
+  async function withSampleStart(env: Record<string, string>, check: (node: Awaited<ReturnType<typeof startMain>>) => Promise<void>): Promise<void> {
+    const node = await startMain(env, ['--sample-data']);
+    try {
+      await check(node);
+    } finally {
+      node.child.kill('SIGTERM');
+      await exitOf(node.child);
+    }
+  }
+
   it('publishes the NSDL corpus once, and not again at the next start', async () => {
     const dataDir = tempDir();
-    const first = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
-    try {
+    await withSampleStart({ DATA_DIR: dataDir }, async (first) => {
       expect(await waitForLog(first, 'sample data')).to.include({ published: 100, skipped: false });
       const status = await currentStatus(first.url);
       expect(status.doc_count).to.equal(100);
-    } finally {
-      first.child.kill('SIGTERM');
-      await exitOf(first.child);
-    }
-    const second = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
-    try {
+    });
+    await withSampleStart({ DATA_DIR: dataDir }, async (second) => {
       expect(await waitForLog(second, 'sample data')).to.include({ published: 0, skipped: true });
       const status = await currentStatus(second.url);
       expect(status.doc_count).to.equal(100);
-    } finally {
-      second.child.kill('SIGTERM');
-      await exitOf(second.child);
-    }
+    });
   });
 
   it('says so when the policy refuses the samples (their signatures sign an empty text), and loads them at a later start', async () => {
     const dataDir = tempDir();
     const config = path.join(dataDir, 'verify.json');
     fs.writeFileSync(config, JSON.stringify({ policy: { verify_signatures: true } }));
-    const strict = await startMain({ DATA_DIR: dataDir, CONFIG: config }, ['--sample-data']);
-    try {
+    await withSampleStart({ DATA_DIR: dataDir, CONFIG: config }, async (strict) => {
       const refused = await waitForLog(strict, 'sample data: this node\'s policy refused some documents');
       expect(refused).to.include({ published: 0, refused: 100, skipped: false, level: 40 });
       expect(refused.first_refusal).to.be.a('string');
-    } finally {
-      strict.child.kill('SIGTERM');
-      await exitOf(strict.child);
-    }
-    const open = await startMain({ DATA_DIR: dataDir }, ['--sample-data']);
-    try {
+    });
+    await withSampleStart({ DATA_DIR: dataDir }, async (open) => {
       expect(await waitForLog(open, 'sample data')).to.include({ published: 100, skipped: false });
-    } finally {
-      open.child.kill('SIGTERM');
-      await exitOf(open.child);
-    }
+    });
   });
 });

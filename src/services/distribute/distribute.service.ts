@@ -13,6 +13,7 @@ import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { replicationEndpoint, scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
+import { basicAuthorization } from '../../storage/couch.js';
 import { INBOUND_PATH, activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
@@ -195,7 +196,7 @@ export class DistributeService {
       return { ...base, outcome: 'failed', reason: `the destination advertises its inbound endpoint on another origin (${scrubCredentials(incoming.origin)}) than its connection (${scrubCredentials(new URL(url).origin)}); only the connection's origin is replicated to: if that is the destination's address, set destination_node_url to it` };
     }
     const credentials = await this.repo.credentialsFor(url);
-    const authorization = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : undefined;
+    const authorization = credentials ? basicAuthorization(credentials.user, credentials.password) : undefined;
     // The spec's "SHOULD verify that the destination is reachable": its inbound endpoint answers us.
     const probe = await fetchPeerJson(this.peers, incoming.toString(), authorization);
     if (!probe.ok) return unanswered(base, `the inbound endpoint ${scrubCredentials(incoming.toString())}`, probe, 'the inbound endpoint did not answer');
@@ -203,7 +204,7 @@ export class DistributeService {
     if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
     const filter = activeFilter(info.filter_description);
     // query_params travel in the _changes URL query, so the description is one JSON string.
-    const result = await this.repo.replicate(replicationEndpoint(incoming.toString(), credentials), filter
+    const result = await this.repo.replicate(replicationEndpoint(incoming.toString(), authorization), filter
       ? { filter: REPLICATION_FILTER, queryParams: { filter_description: JSON.stringify(filter) } }
       : { filter: REPLICATION_FILTER, queryParams: {}, selector: { ...LIVE_FOR_DISTRIBUTION_SELECTOR } });
     return {
