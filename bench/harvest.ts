@@ -7,6 +7,7 @@
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
  *   HARVEST_PAYLOAD=nsdl_dc keeps the corpus in nsdl_dc, so ListRecords oai_dc crosswalks every
  *   record (what a harvester asking a NSDL node for oai_dc meets); by default the records are oai_dc.
+ *   BENCH_ACCEPT_ENCODING=identity: the harvests ask for no compression (bench/lib/pages.ts).
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
  */
 import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore } from './support.js';

@@ -27,7 +27,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
   app.use(requestMetrics(deps.monitoring.metrics));
-  app.use(responseCompression(INBOUND_PATH));
+  app.use(responseCompression(INBOUND_PATH, deps.compressionLevel));
   app.use(serialiseJsonOnce()); // inside compression: it and koa read the text, not the object
   app.use(jsonErrorExit());
   // The inbound replication endpoint (/incoming/...) streams CouchDB's answers: no router.

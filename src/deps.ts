@@ -48,6 +48,8 @@ import { buildMonitoring, type Monitoring } from './services/monitoring/wiring.j
 export interface Deps {
   logger: Logger;
   publicUrl: string;
+  /** COMPRESSION_LEVEL: the zlib level of compressed answers. */
+  compressionLevel: number;
   settings: ServiceSettings;
   gate: Gate;
   authPages: AuthPagesOptions;
@@ -141,6 +143,7 @@ export function buildDeps(input: DepsInput): Deps {
   return {
     logger: input.logger,
     publicUrl: input.publicUrl,
+    compressionLevel: input.config.settings.compressionLevel,
     settings,
     gate,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),

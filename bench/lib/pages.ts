@@ -35,6 +35,12 @@ export async function firstAnswersAtOnce(base: string, pages: [string, string][]
   return Promise.all(pages.map(async ([name, path]) => ({ name, ...await firstAnswer(`${base}${path}`) })));
 }
 
+/**
+ * BENCH_ACCEPT_ENCODING (e.g. `identity`): the Accept-Encoding of the harvests' requests. Unset,
+ * fetch's own (gzip, deflate, br), so the node compresses every page and the client inflates it,
+ * as for a harvester that asks for compression; the raw view reads are never compressed.
+ */
+const HEADERS: Record<string, string> = process.env.BENCH_ACCEPT_ENCODING ? { 'accept-encoding': process.env.BENCH_ACCEPT_ENCODING } : {};
 const TOKEN = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/;
 
 /** A whole OAI-PMH ListRecords in `prefix`, following tokens; the tokens are kept to replay pages. */
@@ -44,7 +50,7 @@ export async function harvestOai(base: string, prefix: string): Promise<Harveste
   let url = `${base}/OAI-PMH?verb=ListRecords&metadataPrefix=${encodeURIComponent(prefix)}`;
   for (;;) {
     const pageStarted = process.hrtime.bigint();
-    const xml = await (await fetch(url)).text();
+    const xml = await (await fetch(url, { headers: HEADERS })).text();
     result.pages.push({ page: result.pages.length + 1, ms: secondsSince(pageStarted) * 1000 });
     result.count += (xml.match(/<record>/g) ?? []).length;
     const token = TOKEN.exec(xml)?.[1];
@@ -63,7 +69,7 @@ export async function harvestJson(base: string): Promise<Harvested> {
   let url = `${base}/harvest/listrecords`;
   for (;;) {
     const pageStarted = process.hrtime.bigint();
-    const body = await (await fetch(url)).json() as { listrecords?: unknown[]; resumption_token?: string | null; error?: string };
+    const body = await (await fetch(url, { headers: HEADERS })).json() as { listrecords?: unknown[]; resumption_token?: string | null; error?: string };
     result.pages.push({ page: result.pages.length + 1, ms: secondsSince(pageStarted) * 1000 });
     if (!body.listrecords) throw new Error(`listrecords failed: ${body.error}`);
     result.count += body.listrecords.length;

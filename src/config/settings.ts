@@ -36,6 +36,8 @@ export interface Settings {
    * answered (src/storage/index-pacer.ts); undefined: publish answers never wait for the indexes.
    */
   publishMaxIndexLag: number | undefined;
+  /** zlib level (1-9) of gzip and deflate answers (src/http/compression.ts). */
+  compressionLevel: number;
   /** Whether start-up deletes the design docs earlier versions pushed and this one retired (off during a rolling upgrade). */
   retireDesignDocs: boolean;
   /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
@@ -150,6 +152,9 @@ export const SETTINGS = [
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: onOrOff },
   { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: 'answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off', default: () => undefined, parse: (raw, env) => {
     return raw === 'off' ? undefined : wholeNumber(raw, env, { min: 100 }, 'of documents, at least 100, or off');
+  } },
+  { key: 'compressionLevel', env: 'COMPRESSION_LEVEL', description: 'zlib level of gzip and deflate answers, 1 (fastest, the default) to 9 (smallest): each level above 1 costs node CPU on every compressed page for a few per cent fewer bytes', default: () => 1, parse: (raw, env) => {
+    return wholeNumber(raw, env, { min: 1, max: 9 }, 'from 1 to 9');
   } },
   { key: 'retireDesignDocs', env: 'RETIRE_DESIGN_DOCS', description: 'delete at start-up the design docs an earlier version pushed and this one no longer has: on, or off while processes of the earlier version still serve the same CouchDB (a rolling upgrade), which still read them', default: () => true, parse: onOrOff },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {

@@ -51,6 +51,24 @@ describe('response compression', () => {
     expect((await rawGet(url, { 'accept-encoding': 'br' })).encoding).to.equal(undefined);
   });
 
+  it('compresses at COMPRESSION_LEVEL, 1 by default, and at the level configured', async () => {
+    const url = `${node.url}/harvest/listrecords`;
+    const gzip = await rawGet(url, { 'accept-encoding': 'gzip' });
+    // One body, one zlib pass: the bytes are what zlib makes of the text at that level.
+    expect(gzip.bytes.equals(zlib.gzipSync(decoded(gzip), { level: 1 }))).to.equal(true);
+    expect(gzip.bytes.equals(zlib.gzipSync(decoded(gzip), { level: 6 }))).to.equal(false);
+    const smallest = await startTestNode({ env: { COMPRESSION_LEVEL: '9' } });
+    try {
+      await addAccount(smallest, 'zipper', 'zipper-password-1');
+      await postJson(`${smallest.url}/publish`, { documents: nsdlDocs(40) }, { authorization: basicAuth('zipper', 'zipper-password-1') });
+      const level9 = await rawGet(`${smallest.url}/harvest/listrecords`, { 'accept-encoding': 'gzip' });
+      expect(level9.bytes.equals(zlib.gzipSync(decoded(level9), { level: 9 }))).to.equal(true);
+      expect(level9.bytes.length).to.be.below(gzip.bytes.length);
+    } finally {
+      await smallest.stop();
+    }
+  });
+
   it('a client that rules out every coding, identity too, gets the answer without content coding (RFC 9110 §12.5.3), not a 500', async () => {
     const url = `${node.url}/harvest/listrecords`;
     const plain = await rawGet(url);

@@ -25,6 +25,8 @@ describe('settings from the environment', () => {
     expect(loadSettings({ PORT: '0', MONITORING_PORT: '9100', VIEW_WAIT_MS: '100', DB_PREFIX: 'wt_a1_', HOST: '0.0.0.0', SIGNATURE_WORKERS: '3' }))
       .to.include({ port: 0, monitoringPort: 9100, viewWaitMs: 100, dbPrefix: 'wt_a1_', host: '0.0.0.0', signatureWorkers: 3 });
     expect(loadSettings({ SIGNATURE_WORKERS: '0' }).signatureWorkers).to.equal(0);
+    expect(loadSettings({}).compressionLevel).to.equal(1);
+    expect(loadSettings({ COMPRESSION_LEVEL: '9' }).compressionLevel).to.equal(9);
   });
 
   const refused: [Record<string, string>, string, RegExp][] = [
@@ -38,6 +40,8 @@ describe('settings from the environment', () => {
     [{ SIGNATURE_WORKERS: '-1' }, 'SIGNATURE_WORKERS', /must be a whole number 0-64, got "-1"/],
     [{ SIGNATURE_WORKERS: '65' }, 'SIGNATURE_WORKERS', /0-64/],
     [{ SIGNATURE_WORKERS: 'auto' }, 'SIGNATURE_WORKERS', /0-64/],
+    [{ COMPRESSION_LEVEL: '0' }, 'COMPRESSION_LEVEL', /must be a whole number from 1 to 9, got "0"/],
+    [{ COMPRESSION_LEVEL: 'best' }, 'COMPRESSION_LEVEL', /from 1 to 9/],
     [{ OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /must use https/],
     [{ OIDC_ISSUER: 'https://id.example.org/?q=1', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /query or fragment/],
     [{ OIDC_ISSUER: 'https://id.example.org' }, 'OIDC_CLIENT_ID', /must be set with OIDC_ISSUER/],

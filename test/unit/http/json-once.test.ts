@@ -31,7 +31,7 @@ describe('JSON answers are serialised once (json-once.ts)', () => {
 
   before(async () => {
     const app = new Koa<NodeState>();
-    app.use(responseCompression('/incoming'));
+    app.use(responseCompression('/incoming', 1));
     app.use(serialiseJsonOnce());
     app.use(async (ctx) => {
       if (ctx.path === '/created') { ctx.status = 201; ctx.body = counted(1); return; }
