@@ -10,8 +10,10 @@
  *   storage     storage/                        the only code that talks to CouchDB (nano)
  *   protocol    protocol/                       XML and HTML from plain data (no storage types either)
  *   validation  validation/                     JSON schemas of documents and requests (ajv)
- *   domain      domain/                         the node's rules, on plain data
- *   config      config/                         settings and node configuration, validated
+ *   config      config/                         settings and node configuration, validated (by
+ *                                               domain's rules, e.g. the filter's patterns)
+ *   domain      domain/                         the node's rules, on plain data (no config/:
+ *                                               the configuration's types are domain's own)
  *   leaves      errors/, net/, monitoring/      no imports from any layer above
  */
 const LAYERS = [
@@ -21,8 +23,8 @@ const LAYERS = [
   ['storage', '^src/storage/'],
   ['protocol', '^src/protocol/'],
   ['validation', '^src/validation/'],
-  ['domain', '^src/domain/'],
   ['config', '^src/config/'],
+  ['domain', '^src/domain/'],
   ['leaves', '^src/(errors|net|monitoring)/'],
 ];
 
