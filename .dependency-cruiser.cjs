@@ -5,7 +5,8 @@
  *
  *   entry       main.ts, runtime.ts, app.ts, deps.ts, monitoring-app.ts, starting-app.ts,
  *               sample-data.ts, cli/, embedded/  wiring and processes: may import anything below
- *   services    services/<service>/             the spec's services (routes + use cases)
+ *   services    services/<service>/             the spec's services (routes + use cases); services/intake/
+ *                                               holds the rules common to publish and inbound distribution
  *   http        http/                           Koa middleware: context, gate, error exits, logging
  *   storage     storage/                        the only code that talks to CouchDB (nano)
  *   protocol    protocol/                       XML and HTML from plain data (no storage types either)
@@ -76,6 +77,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/services/.+\\.service\\.ts$' },
       to: { path: '^src/http/', reachable: true },
+    },
+    {
+      name: 'distribution-not-through-publish',
+      comment: 'inbound distribution shares the rules common to publish and inbound distribution through services/intake/, never through Basic Publish itself, not even by way of another module',
+      severity: 'error',
+      from: { path: '^src/services/distribute/' },
+      to: { path: '^src/services/publish/', reachable: true },
+    },
+    {
+      name: 'intake-serves-both',
+      comment: 'services/intake/ is shared by publish and inbound distribution, so it imports neither',
+      severity: 'error',
+      from: { path: '^src/services/intake/' },
+      to: { path: '^src/services/(publish|distribute)/' },
     },
     {
       name: 'no-db-or-koa-in-protocol',
