@@ -5,13 +5,16 @@
  *
  *   entry       main.ts, runtime.ts, app.ts, deps.ts, monitoring-app.ts, starting-app.ts,
  *               sample-data.ts, cli/, embedded/  wiring and processes: may import anything below
- *   services    services/<service>/             the spec's services (routes + use cases)
+ *   services    services/<service>/             the spec's services (routes + use cases); services/intake/
+ *                                               holds the rules common to publish and inbound distribution
  *   http        http/                           Koa middleware: context, gate, error exits, logging
  *   storage     storage/                        the only code that talks to CouchDB (nano)
  *   protocol    protocol/                       XML and HTML from plain data (no storage types either)
  *   validation  validation/                     JSON schemas of documents and requests (ajv)
- *   domain      domain/                         the node's rules, on plain data
- *   config      config/                         settings and node configuration, validated
+ *   config      config/                         settings and node configuration, validated (by
+ *                                               domain's rules, e.g. the filter's patterns)
+ *   domain      domain/                         the node's rules, on plain data (no config/:
+ *                                               the configuration's types are domain's own)
  *   leaves      errors/, net/, monitoring/      no imports from any layer above
  */
 const LAYERS = [
@@ -21,8 +24,8 @@ const LAYERS = [
   ['storage', '^src/storage/'],
   ['protocol', '^src/protocol/'],
   ['validation', '^src/validation/'],
-  ['domain', '^src/domain/'],
   ['config', '^src/config/'],
+  ['domain', '^src/domain/'],
   ['leaves', '^src/(errors|net|monitoring)/'],
 ];
 
@@ -74,6 +77,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/services/.+\\.service\\.ts$' },
       to: { path: '^src/http/', reachable: true },
+    },
+    {
+      name: 'distribution-not-through-publish',
+      comment: 'inbound distribution shares the rules common to publish and inbound distribution through services/intake/, never through Basic Publish itself, not even by way of another module',
+      severity: 'error',
+      from: { path: '^src/services/distribute/' },
+      to: { path: '^src/services/publish/', reachable: true },
+    },
+    {
+      name: 'intake-serves-both',
+      comment: 'services/intake/ is shared by publish and inbound distribution, so it imports neither',
+      severity: 'error',
+      from: { path: '^src/services/intake/' },
+      to: { path: '^src/services/(publish|distribute)/' },
     },
     {
       name: 'no-db-or-koa-in-protocol',

@@ -2,6 +2,7 @@
  * Secrets for lr-node: read from a terminal without echo or from standard input, never taken
  * from arguments of the account commands and never printed.
  */
+import { basicAuthorization } from '../net/basic-authorization.js';
 import { usageError } from './errors.js';
 
 export async function readStdin(): Promise<string> {
@@ -53,12 +54,12 @@ export interface CredentialOptions { user?: string; password?: string; passwordS
  * LR_PASSWORD, standard input (--password-stdin) or a no-echo prompt. Undefined when no user is
  * given (the node may not require one).
  */
-export async function basicAuthorization(options: CredentialOptions, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+export async function clientAuthorization(options: CredentialOptions, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const user = options.user ?? env.LR_USER;
   if (!user) {
     if (options.password || options.passwordStdin) throw usageError('a password was given without a user: add --user or LR_USER');
     return undefined;
   }
   const password = options.password ?? env.LR_PASSWORD ?? (options.passwordStdin ? await readStdin() : await readHidden(`password for ${user}: `, INSTEAD_OF_PROMPT.client));
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  return basicAuthorization(user, password);
 }

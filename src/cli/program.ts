@@ -11,7 +11,7 @@ import { harvest } from './commands/harvest.js';
 import { services, status } from './commands/node-info.js';
 import type { PublishOptions } from './commands/publish.js';
 import type { VerifyOptions } from './commands/verify.js';
-import { basicAuthorization } from './credentials.js';
+import { clientAuthorization } from './credentials.js';
 import { usageError } from './errors.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../errors/exit-codes.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http-client.js';
@@ -142,7 +142,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .option('--report <file>', 'rejected documents with their errors, JSON Lines', 'lr-publish.rejected.jsonl')
     .option('--batch-size <n>', 'documents per request, at most the node\'s doc_limit', positiveInt)
     .action(run('publish', async (url: string, files: string[], options: CommonOptions & CredentialFlags & { signKey?: string; keyLocation: string[]; state: string; report: string; batchSize?: number }) => publish({
-      url, files, authorization: await basicAuthorization(options),
+      url, files, authorization: await clientAuthorization(options),
       keyLocation: options.keyLocation, state: options.state, report: options.report, json: options.json === true, policy: policyOf(options),
       ...(options.signKey ? { signKey: options.signKey } : {}),
       ...(process.env.LR_KEY_PASSPHRASE ? { keyPassphrase: process.env.LR_KEY_PASSPHRASE } : {}),
@@ -169,7 +169,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .description('start distribution to the node\'s connections and print the outcome per destination; exit 1 if any failed or was unreachable')
     .argument('<url>', 'node URL')
     .action(run('distribute', async (url: string, options: CommonOptions & CredentialFlags) =>
-      distribute(url, await basicAuthorization(options), options.json === true, policyOf(options))));
+      distribute(url, await clientAuthorization(options), options.json === true, policyOf(options))));
 
   program.command('verify')
     .description('check the LR-PGP.1.0 signature of each document of the files; exit 1 if any fails')

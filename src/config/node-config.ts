@@ -8,58 +8,11 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ConfigError } from './settings.js';
 import { NULL_STATES_NONE, nodeConfigSchema } from './node-config.schema.js';
 import { CONFIG_FORMATS, addConfigFormats } from './config-formats.js';
-import { filterPatternProblem } from './filter-patterns.js';
+import { filterPatternProblem } from '../domain/filter-patterns.js';
+import type { NodeConfig, ServiceKey } from '../domain/node-configuration.js';
 
-export type DeletedDataPolicy = 'no' | 'persistent' | 'transient';
-
-export interface NodePolicy {
-  /** Reported as OAI-PMH `deletedRecord` and JSON harvest `deletedRecord`. */
-  deleted_data_policy: DeletedDataPolicy;
-  accept_anonymous: boolean;
-  accept_unsigned: boolean;
-  verify_signatures: boolean;
-  check_trusted_submitters: boolean;
-  trusted_submitters: string[];
-  /** Empty list: any ToS URL is accepted. */
-  accepted_tos: string[];
-  max_document_size: number;
-  trusted_super_keys: string[];
-  store_attachments: boolean;
-  allow_private_fetch: boolean;
-  /** Sign unsigned documents that an account publishes as its own submitter, with the node's key. */
-  proxy_sign: boolean;
-}
-
-export interface ServiceDeployment {
-  active: boolean;
-  service_name?: string;
-  service_description?: string;
-  service_auth: { service_authz: string[]; service_key: boolean; service_https: boolean };
-  service_data: Record<string, unknown>;
-}
-
-export type ServiceKey = 'publish' | 'sword' | 'delete' | 'distribute' | 'obtain' | 'harvest' | 'oai_pmh' | 'slice';
-
-export interface FilterRule { filter_key: string; filter_value: string }
-
-export interface NodeConfig {
-  node: {
-    node_name: string;
-    node_description: string;
-    node_admin_identity: string;
-    gateway_node: boolean;
-    open_connect_source: boolean;
-    open_connect_dest: boolean;
-    sync_frequency?: number;
-  };
-  community: { community_id: string; community_name: string; community_description: string; social_community: boolean; community_admin_identity: string };
-  network: { network_id: string; network_name: string; network_description: string; network_admin_identity: string };
-  policy: NodePolicy;
-  filter?: { filter_name: string; include_exclude: boolean; custom_filter: boolean; active: boolean; filter: FilterRule[] };
-  connections: { destination_node_url: string; gateway_connection: boolean; active: boolean }[];
-  services: Record<ServiceKey, ServiceDeployment>;
-  /** Credentials allowed to call network operations such as /distribute. */
-}
+// Re-exported: the rest of the node takes the configuration's types from config/, as before.
+export type { DeletedDataPolicy, NodeConfig, NodePolicy, ServiceKey } from '../domain/node-configuration.js';
 
 /** A refused value as the message shows it, when it is short enough for one line; never a URL's credentials. */
 function shown(value: unknown): string {

@@ -5,7 +5,7 @@
  * compiled once in a node:vm context, so publish, inbound and replication cannot disagree.
  */
 import vm from 'node:vm';
-import { filterPatternProblem } from '../config/filter-patterns.js';
+import { filterPatternProblem } from './filter-patterns.js';
 import { AppError } from '../errors/app-error.js';
 
 export interface FilterDescription {

@@ -3,7 +3,7 @@
  * Generated identifiers (node_id) are passed in so that they are created once and kept.
  */
 import { createHash } from 'node:crypto';
-import type { NodeConfig } from '../config/index.js';
+import type { NodeConfig } from './node-configuration.js';
 
 export const NODE_DESCRIPTION_ID = 'node_description';
 export const FILTER_DESCRIPTION_ID = 'filter_description';

@@ -3,7 +3,7 @@
  * "Versioning"): one per service of the spec, built from the deployment configuration.
  * `service_id` is generated once and passed in; the endpoint is built from PUBLIC_URL.
  */
-import type { NodeConfig, ServiceKey } from '../config/index.js';
+import type { NodeConfig, ServiceKey } from './node-configuration.js';
 
 export const SERVICE_DESCRIPTION_DOC_VERSION = '0.20.0';
 

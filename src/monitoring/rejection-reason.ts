@@ -1,6 +1,6 @@
 /**
  * A bounded label for a refused document: the class of its error message (the messages of
- * src/services/publish/document-checks.ts and the replacement rules). Details (which field,
+ * src/services/intake/document-checks.ts and the replacement rules). Details (which field,
  * which key location) stay in the publish response and the log, never in a metric label.
  */
 const CLASSES: readonly [RegExp, string][] = [

@@ -21,17 +21,6 @@ export function credentialedUrl(target: CouchTarget): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** An HTTP Basic Authorization header value (RFC 7617). */
-export function basicAuthorization(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-}
-
-/** The Authorization header for the credentials in a URL's userinfo (percent-decoded), or undefined. */
-export function urlAuthorization(url: string): string | undefined {
-  const parsed = new URL(url);
-  return parsed.username ? basicAuthorization(decodeURIComponent(parsed.username), decodeURIComponent(parsed.password)) : undefined;
-}
-
 /** The URL with any credentials removed, for logs and /status. */
 export function redactedUrl(url: string): string {
   const parsed = new URL(url);

@@ -3,7 +3,8 @@
  * exist, one-shot filtered replication, destination credentials and the outbound status.
  */
 import type { DocumentScope } from 'nano';
-import { redactedUrl, urlAuthorization, type Couch } from './couch.js';
+import { redactedUrl, type Couch } from './couch.js';
+import { urlAuthorization } from '../net/basic-authorization.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
 import { DestinationCredentialsRepository, type DestinationCredentials } from './destination-credentials.js';
@@ -32,7 +33,7 @@ export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead:
  */
 export type ReplicationEndpoint = string | { url: string; headers: { Authorization: string } };
 
-/** `authorization`: the Authorization header value for the endpoint (couch.ts, basicAuthorization), if any. */
+/** `authorization`: the Authorization header value for the endpoint (net/basic-authorization.ts), if any. */
 export function replicationEndpoint(url: string, authorization: string | undefined): ReplicationEndpoint {
   const plain = redactedUrl(url);
   return authorization ? { url: plain, headers: { Authorization: authorization } } : plain;

@@ -4,7 +4,8 @@
  * decided by src/services/distribute/inbound-proxy.ts; this is the HTTP hop only.
  */
 import { Readable } from 'node:stream';
-import { mapCouchError, redactedUrl, urlAuthorization, type Couch } from './couch.js';
+import { mapCouchError, redactedUrl, type Couch } from './couch.js';
+import { urlAuthorization } from '../net/basic-authorization.js';
 import type { DatabaseNames } from './databases.js';
 
 export interface ForwardRequest { method: string; subpath: string; search: string; contentType: string | undefined; body: Buffer | undefined }

@@ -1,5 +1,5 @@
 /**
- * What one publish request may make the node fetch (src/services/publish/key-resolver.ts): at most
+ * What one publish request may make the node fetch (src/services/intake/key-resolver.ts): at most
  * MAX_FETCHES_PER_BATCH key locations it has not cached, four at a time. A batch naming a
  * thousand distinct key locations made the node fetch every one (2.5 GB in an audit).
  */
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
-import { MAX_FETCHES_PER_BATCH } from '../../src/services/publish/key-resolver.js';
+import { MAX_FETCHES_PER_BATCH } from '../../src/services/intake/key-resolver.js';
 
 describe('key location fetches per publish request', function () {
   this.timeout(60000);

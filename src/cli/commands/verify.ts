@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { verifyEnvelopeSignature } from '../../domain/signature/lr-pgp-verify.js';
 import { createSafeFetcher } from '../../net/safe-fetch.js';
-import { ARMORED_KEY } from '../../services/publish/key-resolver.js';
+import { ARMORED_KEY } from '../../services/intake/key-resolver.js';
 import { readDocumentFile, unwrapRecord } from '../document-files.js';
 import { usageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../../errors/exit-codes.js';

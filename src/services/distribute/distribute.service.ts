@@ -13,7 +13,7 @@ import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { replicationEndpoint, scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
-import { basicAuthorization } from '../../storage/couch.js';
+import { basicAuthorization } from '../../net/basic-authorization.js';
 import { INBOUND_PATH, activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';

@@ -27,9 +27,9 @@ import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { compareTimestamps } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
-import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../publish/document-checks.js';
-import { replacementRecheck, replacementRefusal, type WriteOutcome } from '../publish/replacement-writes.js';
-import { IntakePipeline, type IntakeEntry, type IntakePass } from '../publish/intake-pipeline.js';
+import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
+import { replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
+import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/intake-pipeline.js';
 
 /** `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`). */
 export interface InboundResult { stored: number; duplicates: number; stale: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }

@@ -9,7 +9,7 @@ import { DistributionRepository, replicationSource } from '../../storage/distrib
 import { IncomingRepository } from '../../storage/distribution-incoming.js';
 import { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import type { LeaseRepository } from '../../storage/lease-repository.js';
-import type { DocumentChecks } from '../publish/document-checks.js';
+import type { DocumentChecks } from '../intake/document-checks.js';
 import type { Clock } from '../../domain/timestamps.js';
 import { IncomingFollower } from './incoming-follower.js';
 import { DistributeService } from './distribute.service.js';

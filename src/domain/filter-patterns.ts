@@ -5,7 +5,8 @@
  * it matches a whole key name or dotted path, and filter_value as it is, unless absent. That
  * function takes a pattern it cannot compile for one that matches nothing, which made every
  * document "rejected by filter" (or, excluding, let every one through) without a word: CONFIG
- * refuses such a pattern, and the filter refuses to run with one edited into the node database.
+ * refuses such a pattern (src/config/node-config.ts), and the filter refuses to run with one
+ * edited into the node database (filters.ts). The rule is the filter's, so it lives beside it.
  */
 export interface FilterRuleText { filter_key?: unknown; filter_value?: unknown }
 
