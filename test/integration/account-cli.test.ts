@@ -6,11 +6,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ROOT, startMain, exitOf } from '../support/process.js';
-import { tempDir, basicAuth, postJson } from '../support/node.js';
+import { ROOT, startMain, exitOf, type NodeProcess } from '../support/process.js';
+import { tempDir, basicAuth, postJson, getJson } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { onCouchDB, prefixFor, storeEnvOf, testCouchAdmin } from '../support/store.js';
+import { onCouchDB, prefixFor, storeEnv, storeEnvOf, testCouchAdmin } from '../support/store.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
+import { CLIENT_ID, CLIENT_SECRET, csrfOf, postForm, signInWithoutBrowser, startTestProvider } from '../support/oidc.js';
 
 /** The line a store command prints first on standard error: which store it uses. */
 function storeLine(command: string, dataDir: string, embedded: 'running' | 'stopped'): string {
@@ -77,7 +78,7 @@ describe('npm run account', () => {
 describe('lr-node account: only on a store a node has started on', function () {
   this.timeout(120000);
   before(ensureBuilt);
-  const actions = [['add', 'envuser', '--password-stdin'], ['list'], ['passwd', 'envuser', '--password-stdin'], ['disable', 'envuser'], ['enable', 'envuser']];
+  const actions = [['add', 'envuser', '--password-stdin'], ['list'], ['passwd', 'envuser', '--password-stdin'], ['disable', 'envuser'], ['enable', 'envuser'], ['remove', 'envuser']];
   const startFirst = 'a new node\'s store and databases are created by its first start (lr-node start), not by this command\n';
 
   it('without DATA_DIR (./data) or with a DATA_DIR no node has run on, every account command refuses (exit 1) naming the absolute directory, and creates nothing', async () => {
@@ -118,5 +119,94 @@ describe('lr-node account: only on a store a node has started on', function () {
       running.child.kill('SIGTERM');
       await exitOf(running.child);
     }
+  });
+});
+
+describe('lr-node account remove', function () {
+  this.timeout(180000);
+  before(ensureBuilt);
+  const STRONG = 'correct horse battery 42';
+
+  it('removes an account: its password, bearer tokens and /auth session are refused at once by every node process; its documents stay', async () => {
+    const provider = await startTestProvider();
+    const dataDir = tempDir();
+    const oidc = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET };
+    const processes = [await startMain({ DATA_DIR: dataDir, ...oidc })];
+    try {
+      // On CouchDB a second process serves the same databases (docs/scaling.md); an embedded store serves one.
+      if (onCouchDB) processes.push(await startMain({ DATA_DIR: tempDir(), ...storeEnv(dataDir), ...oidc }));
+      const [first] = processes as [NodeProcess];
+      await provider.register(`${first.url}/auth/callback`);
+      const added = await lrNode(['account', 'add', 'carol', '--password-stdin'], { env: { DATA_DIR: dataDir }, stdin: 'long-secret-phrase-9\n' });
+      expect(added.code, added.stderr).to.equal(0);
+      // A web account with a publishing password, a bearer token and a session.
+      const { jar } = await signInWithoutBrowser(first.url, 'gina');
+      const csrf = await csrfOf(jar, first.url);
+      expect((await postForm(jar, `${first.url}/auth/password`, { csrf, password: STRONG, confirmation: STRONG })).status).to.equal(200);
+      const token = /id="new-token">([^<]+)</.exec((await postForm(jar, `${first.url}/auth/tokens`, { csrf, label: 'tool' })).text)?.[1] ?? '';
+      const session = jar.get('lr_auth') ?? '';
+      const credentials = {
+        'carol (Basic)': basicAuth('carol', 'long-secret-phrase-9'),
+        'gina (Basic)': basicAuth('gina@example.org', STRONG),
+        'gina (bearer token)': `Bearer ${token}`,
+      };
+      const published: string[] = [];
+      for (const node of processes) {
+        for (const [who, authorization] of Object.entries(credentials)) {
+          const { status, body } = await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization });
+          expect(status, who).to.equal(200);
+          published.push(...(body.document_results as { doc_ID: string }[]).map((result) => result.doc_ID));
+        }
+        jar.set('lr_auth', session);
+        expect(await (await jar.fetch(`${node.url}/auth`)).text()).to.contain('gina@example.org');
+      }
+
+      for (const name of ['carol', 'gina@example.org']) {
+        const removed = await lrNode(['account', 'remove', name], { env: { DATA_DIR: dataDir } });
+        expect(removed.code, removed.stderr).to.equal(0);
+        expect(removed.stdout).to.equal(`account ${name} removed (the documents it published stay)\n`);
+        expect(removed.stderr).to.equal(storeLine('account', dataDir, 'running'));
+      }
+      for (const node of processes) {
+        for (const [who, authorization] of Object.entries(credentials)) {
+          const { status, body, headers } = await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization });
+          expect({ status, body }, who).to.deep.equal({ status: 401, body: { OK: false, error: 'publish needs the credentials of an account of this node holding the role publisher (HTTP Basic, or a bearer token from /auth)' } });
+          expect(headers.get('www-authenticate'), who).to.match(/^Basic /);
+        }
+        jar.set('lr_auth', session);
+        const page = await jar.fetch(`${node.url}/auth`);
+        expect(await page.text()).to.contain('Your account no longer exists on this node').and.contain('href="/auth/login"');
+        jar.set('lr_auth', session);
+        const change = await postForm(jar, `${node.url}/auth/tokens`, { csrf, label: 'after removal' });
+        expect(change.status).to.equal(403);
+        expect(change.text).to.contain('Your account no longer exists on this node');
+        for (const id of published) {
+          const obtained = await getJson(`${node.url}/obtain?request_ID=${encodeURIComponent(id)}&by_doc_ID=T`);
+          expect((obtained.body.documents as { document: unknown }[])[0]?.document, id).to.not.equal(null);
+        }
+      }
+      const listed = await lrNode(['account', 'list'], { env: { DATA_DIR: dataDir } });
+      expect(listed.stdout).to.equal('');
+    } finally {
+      for (const node of processes) {
+        node.child.kill('SIGTERM');
+        await exitOf(node.child);
+      }
+      await provider.close();
+    }
+  });
+
+  it('refuses an unknown account name (exit 1) and a bad one (exit 2)', async () => {
+    const dataDir = tempDir();
+    const once = await startMain({ DATA_DIR: dataDir });
+    once.child.kill('SIGTERM');
+    await exitOf(once.child);
+    const unknown = await lrNode(['account', 'remove', 'nobody'], { env: { DATA_DIR: dataDir } });
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.equal(`${storeLine('account', dataDir, 'stopped')}account: no account nobody\n`);
+    expect(unknown.stdout).to.equal('');
+    const bad = await lrNode(['account', 'remove', 'no spaces'], { env: { DATA_DIR: dataDir } });
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.match(/^account: give an account name/);
   });
 });
