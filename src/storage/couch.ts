@@ -21,6 +21,11 @@ export function credentialedUrl(target: CouchTarget): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** Whether any credentials are given: a user in COUCHDB_USER or in the URL. */
+export function hasCredentials(target: CouchTarget): boolean {
+  return target.user !== undefined || new URL(target.url).username !== '';
+}
+
 /** An HTTP Basic Authorization header value (RFC 7617). */
 export function basicAuthorization(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

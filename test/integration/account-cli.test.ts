@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { ROOT, startMain, exitOf, type NodeProcess } from '../support/process.js';
 import { tempDir, basicAuth, postJson, getJson } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
-import { onCouchDB, prefixFor, storeEnv, storeEnvOf, testCouchAdmin } from '../support/store.js';
+import { onCouchDB, prefixFor, storeEnv, storeEnvOf, testCouchAdmin, TEST_COUCHDB_URL } from '../support/store.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
 import { CLIENT_ID, CLIENT_SECRET, csrfOf, postForm, signInWithoutBrowser, startTestProvider } from '../support/oidc.js';
 
@@ -208,5 +208,41 @@ describe('lr-node account remove', function () {
     const bad = await lrNode(['account', 'remove', 'no spaces'], { env: { DATA_DIR: dataDir } });
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/^account: give an account name/);
+  });
+});
+
+// The suite's CouchDB requires credentials (require_valid_user, and CouchDB 3 lets only server
+// admins list databases). The commands said "CouchDB refused the node's credentials (list
+// databases)" when none were given, and not what to set.
+(onCouchDB ? describe : describe.skip)('lr-node account and destination against a CouchDB URL without credentials', function () {
+  this.timeout(120000);
+  before(ensureBuilt);
+
+  it('say that no credentials were given and what to set (exit 1), and never print a credential', async () => {
+    const { root } = testCouchAdmin()!;
+    const admin = new URL(TEST_COUCHDB_URL!);
+    const expected = `configuration error: COUCHDB_URL: no credentials given: set COUCHDB_USER/COUCHDB_PASSWORD or put them in COUCHDB_URL, the node's own (CouchDB at ${root} answered 401 "You are not a server admin.": CouchDB 3 lets only server admins use the node's databases)\n`;
+    for (const args of [['account', 'add', 'x', '--password-stdin'], ['account', 'list'], ['destination', 'list']]) {
+      const run = await lrNode(args, { env: { COUCHDB_URL: root, DB_PREFIX: 'anything_' }, stdin: 'long-enough-phrase-1\n' });
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }, args.join(' ')).to.deep.equal({ code: 1, stdout: '', stderr: expected });
+      expect(run.stderr).to.not.contain(decodeURIComponent(admin.password));
+    }
+  });
+
+  it('say that the credentials given were refused, without printing them', async () => {
+    // A user CouchDB does not have: wrong passwords of the suite's admin would lock it out of
+    // CouchDB 3.4+ for minutes ([chttpd_auth_lockout], per user and address), failing every test.
+    const password = `not-a-password-${Date.now()}`;
+    const url = new URL(testCouchAdmin()!.root);
+    url.username = 'lr-node-test-no-such-user';
+    url.password = password;
+    const settings: Record<string, string>[] = [{ COUCHDB_URL: url.href }, { COUCHDB_URL: testCouchAdmin()!.root, COUCHDB_USER: 'lr-node-test-no-such-user', COUCHDB_PASSWORD: password }];
+    for (const env of settings) {
+      const run = await lrNode(['account', 'list'], { env });
+      expect(run.code).to.equal(1);
+      // 403 once CouchDB's lockout has counted this user's failures of earlier runs.
+      expect(run.stderr).to.match(new RegExp(`^configuration error: COUCHDB_URL: the credentials given in COUCHDB_URL or COUCHDB_USER/COUCHDB_PASSWORD were refused \\(CouchDB at ${testCouchAdmin()!.root.replace(/[.]/g, '\\.')} answered 40[13] "[^"]+"\\): set the node's own, a server admin's\\n$`));
+      expect(run.stderr).to.not.contain(password).and.not.contain('lr-node-test-no-such-user');
+    }
   });
 });
