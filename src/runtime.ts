@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
-import { connectCouch, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
+import { connectCouch, hasCredentials, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
@@ -117,8 +117,8 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
     handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const couch = connectCouch(target);
-    // A user in COUCHDB_USER or in the URL; the embedded store's credential is always there.
-    const credentials = target.user !== undefined || new URL(target.url).username !== '';
+    // The embedded store's credential is always there.
+    const credentials = hasCredentials(target);
     await waitForStore({ couch, url: target.url, configured: settings.couchdbUrl !== undefined, credentials }, logger, 30000);
     if (settings.couchdbUrl) await checkServer(couch, config, logger, credentials);
     const names = databaseNames(settings.dbPrefix);

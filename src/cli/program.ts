@@ -122,6 +122,8 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .action(run('account', (name: string) => account('disable', name, {})));
   accountCommand('enable', 'accept a disabled account again').argument('<name>')
     .action(run('account', (name: string) => account('enable', name, {})));
+  accountCommand('remove', 'delete the account: its password, tokens and /auth sessions are refused from now on; the documents it published stay').argument('<name>')
+    .action(run('account', (name: string) => account('remove', name, {})));
 
   const destinations = program.command('destination').description('credentials this node presents to a destination when it distributes (run where the node\'s DATA_DIR or COUCHDB_URL is)');
   destinations.command('set').description('set the destination\'s network_admin account; the password is asked twice without echo, or read from standard input')

@@ -10,7 +10,9 @@ import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Settings } from '../config/index.js';
 import { databaseNames, type DatabaseNames } from '../storage/databases.js';
-import { connectCouch, inStore, redactedUrl, type Couch } from '../storage/couch.js';
+import { connectCouch, hasCredentials, inStore, redactedUrl, type Couch } from '../storage/couch.js';
+import { NO_COUCHDB_CREDENTIALS } from '../storage/server-check.js';
+import { AppError } from '../errors/app-error.js';
 import { embeddedCredentials } from '../embedded/credentials.js';
 import { EmbeddedCouch } from '../embedded/supervisor.js';
 import { runningStoreUrl } from '../embedded/data-dir-in-use.js';
@@ -58,6 +60,23 @@ async function requireNodeDatabases(connection: ToolConnection, settings: Settin
 }
 
 /**
+ * CouchDB's refusal of the credentials in COUCHDB_URL (or COUCHDB_USER), or of none, as the
+ * setting to fix. The tool said "CouchDB refused the node's credentials (list databases)" also
+ * when none were given, and not what to set. Credentials are never named; CouchDB's own reason
+ * ("You are not a server admin.", "Name or password is incorrect.") tells the two cases apart.
+ */
+function credentialsRefusal(error: unknown, settings: Settings): unknown {
+  if (!settings.couchdbUrl || !(error instanceof AppError) || error.code !== 'store_credentials_refused') return error;
+  const url = redactedUrl(settings.couchdbUrl);
+  const couch = (error.cause ?? {}) as { statusCode?: unknown; reason?: unknown };
+  const answered = `CouchDB at ${url} answered ${String(couch.statusCode)}${typeof couch.reason === 'string' ? ` "${couch.reason}"` : ''}`;
+  if (!hasCredentials({ url: settings.couchdbUrl, user: settings.couchdbUser })) {
+    return new ConfigError('COUCHDB_URL', `${NO_COUCHDB_CREDENTIALS}, the node's own (${answered}: CouchDB 3 lets only server admins use the node's databases)`);
+  }
+  return new ConfigError('COUCHDB_URL', `the credentials given in COUCHDB_URL or COUCHDB_USER/COUCHDB_PASSWORD were refused (${answered}): set the node's own, a server admin's`);
+}
+
+/**
  * Runs `use` on the store of the node configured by `env`, then closes the connection: what each
  * store-side command does. Says on standard error which store it uses (`COMMAND: store …`), and
  * refuses one no node has started on.
@@ -67,7 +86,7 @@ export async function withToolStore<T>(env: NodeJS.ProcessEnv, command: string, 
   const connection = await connectForTool(settings);
   try {
     const names = databaseNames(settings.dbPrefix);
-    await requireNodeDatabases(connection, settings, names);
+    await requireNodeDatabases(connection, settings, names).catch((error: unknown) => { throw credentialsRefusal(error, settings); });
     process.stderr.write(`${command}: store ${connection.location}${settings.dbPrefix ? `, DB_PREFIX ${settings.dbPrefix}` : ''}\n`);
     return await use(connection.couch, names);
   } finally {

@@ -3,10 +3,12 @@
  * (design-docs/resource_data/distribute/filters/live_for_destination.js, which CouchDB runs for
  * replication and src/domain/filters.ts at publish and inbound): filter_key within `^(?:…)$`, so
  * it matches a whole key name or dotted path, and filter_value as it is, unless absent. That
- * function takes a pattern it cannot compile for one that matches nothing, which made every
- * document "rejected by filter" (or, excluding, let every one through) without a word: CONFIG
- * refuses such a pattern (src/config/node-config.ts), and the filter refuses to run with one
- * edited into the node database (filters.ts). The rule is the filter's, so it lives beside it.
+ * function took a pattern it cannot compile for one that matches nothing, which made every
+ * document "rejected by filter" (or, excluding, let every one through) without a word, and now
+ * passes no document: CONFIG refuses such a pattern (src/config/node-config.ts), the filter
+ * refuses to run with one edited into the node database (filters.ts), /destination refuses to
+ * serve it, and a source refuses a destination that serves one. The rule is the filter's, so it
+ * lives beside it.
  */
 export interface FilterRuleText { filter_key?: unknown; filter_value?: unknown }
 

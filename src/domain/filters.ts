@@ -7,6 +7,7 @@
 import vm from 'node:vm';
 import { filterPatternProblem } from './filter-patterns.js';
 import { AppError } from '../errors/app-error.js';
+import { isRecord } from './is-record.js';
 
 export interface FilterDescription {
   active?: boolean;
@@ -35,15 +36,28 @@ export const LIVE_FOR_DISTRIBUTION_SELECTOR = {
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;
 
 /**
- * The filter function takes a pattern it cannot compile for one that matches nothing: with such a
- * rule every document was "rejected by filter" (or, excluding, none was), and nothing said why.
- * CONFIG refuses one at start-up; one edited into the node database stops the filter here, naming
- * the pattern (HTTP 500, logged at error level by the exit that answers it).
+ * The first pattern of an applied description that the filter function cannot compile, in words
+ * (`filter[1].filter_value "(" is not a regular expression …`), or undefined. Only the rules the
+ * function compiles are checked: none of an inactive or custom filter.
  */
-function checkPatterns(rules: NonNullable<FilterDescription['filter']>): void {
-  const problem = filterPatternProblem(rules);
-  if (!problem) return;
-  throw new AppError(500, 'misconfigured', `the node filter description (filter_description) cannot be applied: filter[${problem.index}].${problem.field} ${JSON.stringify(problem.pattern)} is not a regular expression the filter can compile (${problem.reason})`, true);
+export function filterDescriptionProblem(description: FilterDescription | undefined): string | undefined {
+  if (!description || description.active === false || description.custom_filter === true || !Array.isArray(description.filter)) return undefined;
+  // A rule that is no object (a peer's description is only parsed JSON) is left to the function, which passes nothing then.
+  const problem = filterPatternProblem(description.filter.map((rule: unknown) => (isRecord(rule) ? rule : {})));
+  if (!problem) return undefined;
+  return `filter[${problem.index}].${problem.field} ${JSON.stringify(problem.pattern)} is not a regular expression the filter can compile (${problem.reason})`;
+}
+
+/**
+ * The filter function passes no document while a pattern does not compile (live_for_destination.js
+ * says why): with such a rule every document was "rejected by filter", and nothing said why.
+ * CONFIG refuses one at start-up; one edited into the node database stops the filter here (and
+ * GET /destination, which would hand it to a source), naming the pattern: HTTP 500, logged at
+ * error level by the exit that answers it.
+ */
+export function checkFilterPatterns(description: FilterDescription | undefined): void {
+  const problem = filterDescriptionProblem(description);
+  if (problem) throw new AppError(500, 'misconfigured', `the node filter description (filter_description) cannot be applied: ${problem}`, true);
 }
 
 /** `source`: design-docs/resource_data/distribute/filters/live_for_destination.js, as the store runs it. */
@@ -56,7 +70,7 @@ export function compileDistributionFilter(source: string): DocumentFilter {
     if (description.custom_filter !== true) {
       const rules = JSON.stringify(description.filter);
       if (rules !== checked) {
-        checkPatterns(description.filter);
+        checkFilterPatterns(description);
         checked = rules;
       }
     }

@@ -86,6 +86,20 @@ export class AccountRepository {
     }
   }
 
+  /**
+   * Deletes the account document (settled like the other writes: on a cluster a removal is not
+   * undone by an update CouchDB only accepted). Every process's copy goes with the _changes feed
+   * (followed-documents.ts), so its password, tokens and /auth session are refused at once.
+   */
+  async remove(account: Account): Promise<void> {
+    try {
+      const written = await writeOne(this.db, { _id: idOf(account.name), ...(account.rev ? { _rev: account.rev } : {}), _deleted: true }, 'remove account');
+      if (!written.ok) throw mapCouchError({ statusCode: 409 }, 'remove account');
+    } finally {
+      this.followed?.changed(idOf(account.name));
+    }
+  }
+
   /** HMAC key of /auth session cookies, created once and shared by every node process. */
   async sessionSecretOnce(create: () => string): Promise<string> {
     const doc = await createOnce(this.db, SESSION_SECRET_ID, async () => ({ secret: (await getOrUndefined(this.db, LEGACY_SESSION_SECRET_ID))?.secret ?? create() }));

@@ -21,6 +21,11 @@ export function credentialedUrl(target: CouchTarget): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** Whether any credentials are given: a user in COUCHDB_USER or in the URL. */
+export function hasCredentials(target: CouchTarget): boolean {
+  return target.user !== undefined || new URL(target.url).username !== '';
+}
+
 /** The URL with any credentials removed, for logs and /status. */
 export function redactedUrl(url: string): string {
   const parsed = new URL(url);

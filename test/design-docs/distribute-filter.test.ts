@@ -33,10 +33,32 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     expect(filter(doc, { filter_description: bySubmitter })).to.equal(true);
     expect(filter({ ...doc, identity: { submitter: 'Other' } }, { filter_description: bySubmitter })).to.equal(false);
   });
-  it('an inactive or custom filter passes everything; an invalid pattern matches nothing', () => {
+  it('an inactive or custom filter passes everything', () => {
     expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, active: false }) })).to.equal(true);
     expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, custom_filter: true }) })).to.equal(true);
-    expect(filter(doc, { filter_description: JSON.stringify({ include_exclude: true, filter: [{ filter_key: '(', filter_value: 'x' }] }) })).to.equal(false);
+  });
+  // A pattern the filter cannot compile was taken for one matching nothing: an excluding filter
+  // then passed every document. A filter that cannot be evaluated passes none (spec: only
+  // documents that pass the active filters are stored), whichever its direction and rule order.
+  it('a pattern that does not compile passes no document, including or excluding, wherever it stands', () => {
+    const broken = [
+      { filter_key: '(', filter_value: 'x' },
+      { filter_key: 'keys', filter_value: '(' },
+      { filter_key: 'identity.[', filter_value: null },
+    ];
+    const matching = { filter_key: 'keys', filter_value: '^Math$' };
+    for (const rule of broken) {
+      for (const include_exclude of [true, false]) {
+        for (const rules of [[rule], [matching, rule], [rule, matching]]) {
+          const description = { active: true, include_exclude, filter: rules };
+          for (const candidate of [doc, { ...doc, keys: ['Other'] }]) {
+            expect(filter(candidate, { filter_description: JSON.stringify(description) }), JSON.stringify({ description, keys: candidate.keys })).to.equal(false);
+          }
+        }
+      }
+    }
+    // The same rules with the pattern corrected filter again.
+    expect(filter({ ...doc, keys: ['Other'] }, { filter_description: JSON.stringify({ active: true, include_exclude: false, filter: [{ filter_key: 'keys', filter_value: '\\(' }] }) })).to.equal(true);
   });
   it('never selects by the node-private owner field (issue 13, item 1)', () => {
     const byOwner = { active: true, include_exclude: true, filter: [{ filter_key: 'node_publisher_account', filter_value: 'alice' }] };

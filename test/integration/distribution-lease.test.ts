@@ -76,7 +76,7 @@ describe('POST /distribute and the distribution lease', () => {
       expect(since).to.be.a('string');
       expect((await postJson(`${node.url}/distribute`, '', ADMIN)).body.running_since).to.equal(since);
       answer();
-      expect((await run).body).to.deep.equal({ OK: true, error: '' });
+      expect((await run).body).to.include({ OK: true, error: '' });
       const ended = (await getJson(`${node.url}/status`)).body;
       expect(ended.out_run_in_progress).to.equal(null);
       expect(ended.last_out_run).to.include({ started: since, OK: true });

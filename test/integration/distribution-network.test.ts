@@ -22,7 +22,7 @@ describe('distribution in small networks', function () {
       const [a, b] = net.nodes as [NetworkNode, NetworkNode];
       const first = await publish(a, nsdlDocs(5));
       await b.node.close();
-      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      expect((await distribute(a)).body).to.include({ OK: true, error: '' });
       expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
       const second = await publish(a, nsdlDocs(4));
       restarted = await startTestNode({ dataDir: b.dataDir, env: { PORT: new URL(b.node.publicUrl).port, CONFIG: path.join(b.dataDir, 'config.json') } });

@@ -125,7 +125,7 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
         const setConnection = (fields: Record<string, unknown>): Promise<unknown> => a.node.deps.nodes.reconcileNodeDoc(connection, (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
         const [canary] = await publish(a, distinct(1, `${direction.replace(/\W+/g, '-')}-gateway`)) as [string];
         const expectSkipped = async (reason: RegExp): Promise<void> => {
-          expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+          expect((await distribute(a)).body).to.include({ OK: true, error: '' });
           const entry = await outbound(a, b);
           expect(entry, JSON.stringify(entry)).to.include({ outcome: 'skipped' });
           expect(entry.reason).to.match(reason);
@@ -139,7 +139,7 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
         await setNode(b, { gateway_node: true });
         await expectSkipped(/not a gateway node/);
         await setNode(a, { gateway_node: true });
-        expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+        expect((await distribute(a)).body).to.include({ OK: true, error: '' });
         expect(await outbound(a, b)).to.include({ outcome: 'ok' });
         // Everything the source may distribute, the canary too, once: the do_not_distribute one stays home.
         const expected = [...(await storedDocs(a)).keys()].filter((id) => id !== 'kept-home');

@@ -78,7 +78,8 @@ describe('distribution between two nodes', function () {
     await source.insert({ ...template, _id: 'dnd-1', doc_ID: 'dnd-1', do_not_distribute: true } as never);
     await source.insert({ _id: 'tomb-1', doc_ID: 'tomb-1', doc_type: 'tombstone', do_not_distribute: true } as never);
     const answer = await distribute(a);
-    expect(answer).to.deep.include({ status: 200, body: { OK: true, error: '' } });
+    expect(answer.status).to.equal(200);
+    expect(answer.body).to.include({ OK: true, error: '' });
     total = ids.length;
     const arrived = await settled(b, total);
     const origin = await storedDocs(a);
@@ -91,6 +92,8 @@ describe('distribution between two nodes', function () {
       expect(there.resource_locator).to.equal(here.resource_locator);
     }
     expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 10 });
+    // The answer says what became of each destination: the entries /status records for the run.
+    expect(answer.body.outbound).to.deep.equal({ [b.node.publicUrl]: await outbound(a, b) });
     const { body: status } = await getJson(`${b.node.url}/status`);
     expect(status.last_in_sync).to.be.a('string');
   });
@@ -161,6 +164,83 @@ describe('distribution between two nodes', function () {
     await settled(b, total);
   });
 
+  // The filter function passes nothing with a pattern it cannot compile (it took one for a
+  // pattern matching nothing: an excluding filter let everything through), and a run that sends
+  // nothing looked like a run with nothing to send. CONFIG refuses such a pattern; one edited into
+  // the store is refused at each end, naming it.
+  describe('a filter pattern that does not compile', () => {
+    const warnings = (logs: string[] | undefined, from: number): Record<string, unknown>[] => (logs ?? []).slice(from)
+      .map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'distribution to a destination failed');
+
+    it('edited into the destination\'s store: its /destination answers 500 naming it (logged), and the source records it', async () => {
+      const error = 'the node filter description (filter_description) cannot be applied: filter[0].filter_value "(" is not a regular expression the filter can compile (Invalid regular expression: /(/: Unterminated group)';
+      const ids = await publish(a, tagged(nsdlDocs(2), 'while-the-filter-is-broken'));
+      await b.node.deps.nodes.reconcileNodeDoc('filter_description', () => ({ _id: 'filter_description', doc_type: 'filter_description', active: true, include_exclude: false, filter: [{ filter_key: 'keys', filter_value: '(' }] }));
+      try {
+        const [fromA, fromB] = [net.logs[0]?.length ?? 0, net.logs[1]?.length ?? 0];
+        const { status, body } = await getJson(`${b.node.url}/destination`);
+        expect({ status, body }).to.deep.equal({ status: 500, body: { OK: false, error } });
+        const errors = (net.logs[1] ?? []).slice(fromB).map((line) => JSON.parse(line) as { level: number; err?: { message?: string } }).filter((entry) => entry.level === 50);
+        expect(errors.map((entry) => entry.err?.message)).to.deep.equal([error]);
+        const answer = await distribute(a);
+        const entry = { outcome: 'unreachable', reason: `the destination answered an error: ${error}` };
+        expect(answer.status).to.equal(200);
+        expect((answer.body.outbound as Record<string, Record<string, unknown>>)[b.node.publicUrl]).to.include(entry);
+        expect(await outbound(a, b)).to.include(entry);
+        expect(warnings(net.logs[0], fromA).map((line) => ({ destination: line.destination, outcome: line.outcome, reason: line.reason })))
+          .to.deep.equal([{ destination: b.node.publicUrl, ...entry }]);
+        const held = await storedDocs(b);
+        for (const id of ids) expect(held.has(id), id).to.equal(false);
+      } finally {
+        await b.node.deps.nodes.deleteNodeDoc('filter_description');
+      }
+      expect((await distribute(a)).status).to.equal(200);
+      total += ids.length;
+      const arrived = await settled(b, total);
+      for (const id of ids) expect(arrived.has(id), id).to.equal(true);
+    });
+
+    it('served by a destination: the source replicates nothing to it and records it failed, naming the pattern, in its answer, /status and log', async () => {
+      const { body: destination } = await getJson(`${b.node.url}/destination`);
+      const requests: string[] = [];
+      let peerUrl = '';
+      // A destination that serves the broken pattern (another implementation, or an earlier version of this one).
+      const peer = http.createServer((req, res) => {
+        requests.push(`${req.method} ${req.url}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const filter = { active: true, include_exclude: false, filter: [{ filter_key: 'keys', filter_value: '^unwanted$' }, { filter_key: '(', filter_value: 'x' }] };
+        res.end(JSON.stringify({ ...destination, target_node_info: { ...(destination.target_node_info as Record<string, unknown>), node_id: 'broken-filter-peer', incoming_url: `${peerUrl}/incoming`, filter_description: filter } }));
+      });
+      await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+      peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+      try {
+        await connectNodes(a, { ...b, node: { ...b.node, publicUrl: peerUrl } } as NetworkNode, { credentials: false });
+        const fromA = net.logs[0]?.length ?? 0;
+        const answer = await distribute(a);
+        const entry = {
+          outcome: 'failed',
+          reason: 'the destination\'s filter description cannot be applied: filter[1].filter_key "(" is not a regular expression the filter can compile (Invalid regular expression: /^(?:()$/: Unterminated group); nothing is replicated to it until its operator corrects the pattern',
+        };
+        expect(answer.status).to.equal(200);
+        expect(answer.body).to.include({ OK: true, error: '' });
+        const answered = answer.body.outbound as Record<string, Record<string, unknown>>;
+        expect(answered[peerUrl]).to.include(entry);
+        expect(answered[b.node.publicUrl]).to.include({ outcome: 'ok' });
+        const { body: st } = await getJson(`${a.node.url}/status`);
+        expect((st.outbound as Record<string, Record<string, unknown>>)[peerUrl]).to.deep.equal(answered[peerUrl]);
+        expect(warnings(net.logs[0], fromA).map((line) => ({ destination: line.destination, outcome: line.outcome, reason: line.reason })))
+          .to.deep.equal([{ destination: peerUrl, ...entry }]);
+        // Not even its inbound endpoint was probed.
+        expect(requests).to.deep.equal(['GET /destination']);
+      } finally {
+        for (const doc of await a.node.deps.nodes.connections()) {
+          if (doc.destination_node_url === peerUrl) await a.node.deps.nodes.deleteNodeDoc(String(doc._id));
+        }
+        peer.close();
+      }
+    });
+  });
+
   describe('skip rules (spec "Distribution", source step 4) and the one-gateway rule', () => {
     const NETWORK = 'Learning Registry Open, Public Network';
     const COMMUNITY = 'Learning Registry Open, Public Community';
@@ -180,8 +260,10 @@ describe('distribution between two nodes', function () {
       for (const doc of await a.node.deps.nodes.connections()) if (doc._id !== connection) await a.node.deps.nodes.deleteNodeDoc(doc._id);
     });
     const expectSkipped = async (reason: RegExp): Promise<void> => {
-      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      const { body } = await distribute(a);
+      expect(body).to.include({ OK: true, error: '' });
       const entry = await outbound(a, b);
+      expect(body.outbound).to.deep.equal({ [b.node.publicUrl]: entry });
       expect(entry.outcome).to.equal('skipped');
       expect(entry.reason).to.match(reason);
       expect((await storedDocs(b)).has(canary[0] as string)).to.equal(false);
@@ -235,7 +317,8 @@ describe('distribution between two nodes', function () {
     await connectNodes(a, { ...b, node: { ...b.node, publicUrl: 'http://127.0.0.1:9' } } as NetworkNode, { credentials: false });
     const { status, body } = await distribute(a);
     expect(status).to.equal(200);
-    expect(body).to.deep.equal({ OK: true, error: '' });
+    expect(body).to.include({ OK: true, error: '' });
+    expect((body.outbound as Record<string, Record<string, unknown>>)['http://127.0.0.1:9']).to.include({ outcome: 'unreachable' });
     const { body: st } = await getJson(`${a.node.url}/status`);
     expect((st.outbound as Record<string, Record<string, unknown>>)['http://127.0.0.1:9']).to.include({ outcome: 'unreachable' });
   });

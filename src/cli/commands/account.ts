@@ -1,5 +1,5 @@
 /**
- * lr-node account add|list|passwd|disable|enable: the accounts of the publish service, kept in the
+ * lr-node account add|list|passwd|disable|enable|remove: the accounts of the publish service, kept in the
  * node's accounts database (the running node's embedded store, a stopped node's, or COUCHDB_URL;
  * never a store no node has started on: store-connection.ts).
  * Passwords come from a no-echo prompt (asked twice) or standard input, never from arguments.
@@ -12,7 +12,7 @@ import { withToolStore } from '../store-connection.js';
 import { INSTEAD_OF_PROMPT, readHidden, readStdin } from '../credentials.js';
 import { CliError, usageError } from '../errors.js';
 
-export type AccountAction = 'add' | 'list' | 'passwd' | 'disable' | 'enable';
+export type AccountAction = 'add' | 'list' | 'passwd' | 'disable' | 'enable' | 'remove';
 export interface AccountOptions { roles?: string[]; submitter?: string; passwordStdin?: boolean; json?: boolean }
 
 async function readNewPassword(name: string, fromStdin: boolean): Promise<string> {
@@ -55,6 +55,12 @@ export async function account(action: AccountAction, name: string | undefined, o
     }
     const found = await accounts.find(accountName);
     if (!found) throw new CliError(`no account ${accountName}`);
+    if (action === 'remove') {
+      // The documents it published stay: they are the network's, and their owner field keeps the name.
+      await accounts.remove(found);
+      process.stdout.write(`account ${accountName} removed (the documents it published stay)\n`);
+      return;
+    }
     if (action === 'passwd') found.password = await hashPassword(await readNewPassword(accountName, options.passwordStdin === true));
     else found.disabled = action === 'disable';
     found.updated = now;

@@ -3,6 +3,7 @@ import type { NodeRepository } from '../../storage/node-repository.js';
 import { notBootstrapped } from '../../errors/app-error.js';
 import { INBOUND_PATH, type TargetNodeInfo } from './destination-info.js';
 import { withoutStoreFields } from '../../domain/resource-document.js';
+import { checkFilterPatterns, type FilterDescription } from '../../domain/filters.js';
 
 export class DestinationService {
   constructor(private readonly nodes: NodeRepository, private readonly publicUrl: string) {}
@@ -11,6 +12,10 @@ export class DestinationService {
     const [node, community, filter] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.nodes.filterDescription()]);
     if (!node || !community) throw notBootstrapped(node ? 'the community description' : 'the node description');
     const filterDescription = withoutStoreFields(filter ?? {});
+    // A pattern edited into the store that the filter cannot compile: a source would replicate
+    // nothing with it (or, before, everything an excluding filter meant to keep out), and this
+    // node's inbound refuses every batch. Answered as publish answers it: 500 naming the pattern, logged.
+    checkFilterPatterns(filterDescription as FilterDescription);
     return {
       OK: true,
       error: '',

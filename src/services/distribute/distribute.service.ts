@@ -16,7 +16,7 @@ import { replicationEndpoint, scrubCredentials, type DistributionRepository } fr
 import { basicAuthorization } from '../../net/basic-authorization.js';
 import { INBOUND_PATH, activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
-import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
+import { LIVE_FOR_DISTRIBUTION_SELECTOR, filterDescriptionProblem } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { ServiceSettings } from '../service-settings.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
@@ -27,7 +27,12 @@ const REPLICATION_FILTER = 'distribute/live_for_destination';
 /** Renewed every third of this while a run lasts; a crashed holder blocks others this long at most. */
 const LEASE_TTL_MS = 90_000;
 
-export interface DistributeAnswer { OK: boolean; error: string; running_since?: string }
+/**
+ * The spec's `{OK, error}`. A destination's failure is no error to the caller (spec "Distribution"),
+ * so `OK` stays true; `outbound` (an extension, the entries /status records for this run) says
+ * what became of each destination, so the caller sees a failure in the answer it waited for.
+ */
+export interface DistributeAnswer { OK: boolean; error: string; running_since?: string; outbound?: Record<string, Omit<OutboundEntry, 'detail'>> }
 
 export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
 /**
@@ -146,7 +151,7 @@ export class DistributeService {
       gateway_node: node.gateway_node === true, social_community: community.social_community === true,
     };
     const entries = await Promise.all(active.map((connection) => this.timedToDestination(local, connection, at)));
-    const outbound: Record<string, Record<string, unknown>> = {};
+    const outbound: Record<string, Omit<OutboundEntry, 'detail'>> = {};
     for (const [index, { detail, ...entry }] of entries.entries()) {
       const url = scrubCredentials(String(active[index]?.destination_node_url));
       outbound[url] = { ...entry };
@@ -155,7 +160,7 @@ export class DistributeService {
       else this.logger.warn(log, 'distribution to a destination failed');
     }
     await this.repo.recordOutbound(at, outbound);
-    return { OK: true, error: '' };
+    return { OK: true, error: '', outbound };
   }
 
   /** One destination's run, counted in this process's metrics (duration, outcome, documents sent). */
@@ -178,6 +183,10 @@ export class DistributeService {
     if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
     const skip = skipReason(local, info, connection.gateway_connection === true);
     if (skip) return { ...base, outcome: 'skipped', reason: skip };
+    // The filter function would pass nothing with a pattern it cannot compile: a run that
+    // silently sends nothing looks like one with nothing to send. The destination's operator fixes it.
+    const broken = filterDescriptionProblem(activeFilter(info.filter_description));
+    if (broken) return { ...base, outcome: 'failed', reason: `the destination's filter description cannot be applied: ${broken}; nothing is replicated to it until its operator corrects the pattern` };
     try {
       return await this.replicateTo(url, info, base);
     } catch (error) {

@@ -59,19 +59,30 @@ function (doc, req) {
     return false;
   }
 
-  var matched = false;
-  for (var r = 0; r < rules.length && !matched; r++) {
-    var rule = rules[r];
-    var keyPattern;
-    var valuePattern;
+  // Every pattern is compiled before any rule is applied. A filter holding one that does not
+  // compile passes no document, whether it includes or excludes: the spec's filter rules ("Rules
+  // common to publish and inbound distribution", 2) store only documents that pass the active
+  // filters, and a filter that cannot be evaluated is passed by none. Taking such a pattern for
+  // one that matches nothing (as this function did) let an excluding filter pass every document,
+  // rules the destination meant to apply unapplied. Sending nothing loses nothing: once the
+  // pattern is corrected the filter_description query parameter differs, so the replication has
+  // another id and starts again from the first change. The node never gets here with such a
+  // pattern: publish and inbound refuse it (src/domain/filters.ts), the destination does not
+  // serve it at /destination, and a source refuses a destination that does.
+  var compiled = [];
+  for (var c = 0; c < rules.length; c++) {
+    var rule = rules[c];
     try {
-      keyPattern = new RegExp('^(?:' + rule.filter_key + ')$');
-      valuePattern = rule.filter_value === undefined || rule.filter_value === null ? null : new RegExp(rule.filter_value);
+      compiled.push({
+        key: new RegExp('^(?:' + rule.filter_key + ')$'),
+        value: rule.filter_value === undefined || rule.filter_value === null ? null : new RegExp(rule.filter_value)
+      });
     } catch (e) {
-      continue; // an invalid pattern matches nothing
+      return false;
     }
-    matched = ruleMatches(doc, '', keyPattern, valuePattern);
   }
+  var matched = false;
+  for (var r = 0; r < compiled.length && !matched; r++) matched = ruleMatches(doc, '', compiled[r].key, compiled[r].value);
   // include_exclude true: only matching documents pass; false: matching documents are excluded.
   return description.include_exclude === false ? !matched : matched;
 }
