@@ -272,7 +272,7 @@ describe('a start without CONFIG keeps the configuration stored by an earlier st
     const harvest = services.find((service) => service.service_name === 'Basic Harvest')?.service_data;
     return { name: description.node_name, anonymous: description.node_policy.accept_anonymous, harvest: [harvest?.doc_limit, harvest?.id_limit] };
   };
-  const DEFAULTS = { name: 'Learning Registry node', anonymous: true, harvest: [100, 1000] };
+  const DEFAULTS = { name: 'Learning Registry node', anonymous: true, harvest: [100, 100] };
 
   it('until CONFIG=defaults resets it (saying what changed); a new store takes the defaults', async function () {
     this.timeout(180000);
