@@ -9,14 +9,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { ConfigError, type AppConfig } from './config/index.js';
+import { CONFIG_DEFAULTS, ConfigError, defaultNodeConfig, type AppConfig, type NodeConfig, type StartConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
 import { connectCouch, hasCredentials, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
-import { checkCouchServer, NO_COUCHDB_CREDENTIALS } from './storage/server-check.js';
+import { NodeRepository } from './storage/node-repository.js';
+import { storedNodeConfig } from './config/stored-config.js';
+import { checkCouchServer, NO_COUCHDB_CREDENTIALS, type ServerSizes } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
 import { createStartingApp } from './starting-app.js';
@@ -66,17 +68,40 @@ async function waitForStore(store: StoreToWait, logger: Logger, timeoutMs: numbe
 }
 
 /** Version and settings of a configured CouchDB (docs/couchdb.md): stops on a version the node cannot use. */
-async function checkServer(couch: Couch, config: AppConfig, logger: Logger, credentials: boolean): Promise<void> {
-  const msgSizeLimit = Number(config.node.services.publish.service_data.msg_size_limit);
-  const check = await checkCouchServer(couch, { maxDocumentSize: config.node.policy.max_document_size, maxRequestSize: Number.isFinite(msgSizeLimit) ? msgSizeLimit : 0, credentials });
+async function checkServer(couch: Couch, nodeConfig: () => Promise<NodeConfig>, logger: Logger, credentials: boolean): Promise<void> {
+  const sizes = async (): Promise<ServerSizes> => {
+    const node = await nodeConfig();
+    const msgSizeLimit = Number(node.services.publish.service_data.msg_size_limit);
+    return { maxDocumentSize: node.policy.max_document_size, maxRequestSize: Number.isFinite(msgSizeLimit) ? msgSizeLimit : 0 };
+  };
+  const check = await checkCouchServer(couch, { sizes, credentials });
   if (!check) return;
   if (check.fatal) throw new Error(check.fatal);
   for (const warning of check.warnings) logger.warn({ couchdbVersion: check.version }, warning);
   logger.info({ couchdbVersion: check.version }, 'CouchDB checked');
 }
 
-export async function startNode(config: AppConfig, logger: Logger): Promise<RunningNode> {
-  const { settings } = config;
+/**
+ * The node configuration this start applies (README "Configuration"): what CONFIG gives; without
+ * CONFIG the one an earlier start stored, so that a restart does not reset what the operator
+ * configured; on a store no node has started on, the defaults.
+ */
+async function nodeConfigOf(given: StartConfig, couch: Couch, names: DatabaseNames, logger: Logger): Promise<NodeConfig> {
+  if (given.node) {
+    if (given.settings.configPath === CONFIG_DEFAULTS) logger.info('CONFIG=defaults: the default configuration replaces the stored one');
+    return given.node;
+  }
+  const stored = await new NodeRepository(couch, names).storedDescriptions();
+  if (!stored) {
+    logger.info('CONFIG is unset and no node has started on this store: the default configuration applies (CONFIG=FILE gives another)');
+    return defaultNodeConfig();
+  }
+  logger.info('CONFIG is unset: the node keeps the configuration an earlier start stored; start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults');
+  return storedNodeConfig(stored);
+}
+
+export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
+  const { settings } = startConfig;
   let embedded: EmbeddedCouch | undefined;
   let target: CouchTarget;
   if (settings.couchdbUrl) {
@@ -115,13 +140,19 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     const address = server.address() as AddressInfo;
     const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${address.port}`;
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
-    handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
+    // Without CONFIG the node's name is known once the store is read: until then, the default one.
+    handler = createStartingApp(logger, (startConfig.node ?? defaultNodeConfig()).node.node_name, publicUrl).callback();
     const couch = connectCouch(target);
     // The embedded store's credential is always there.
     const credentials = hasCredentials(target);
     await waitForStore({ couch, url: target.url, configured: settings.couchdbUrl !== undefined, credentials }, logger, 30000);
-    if (settings.couchdbUrl) await checkServer(couch, config, logger, credentials);
     const names = databaseNames(settings.dbPrefix);
+    // Read once, after the server check has found credentials that may read it (CouchDB) or at once (the embedded store).
+    let nodeConfig: Promise<NodeConfig> | undefined;
+    const resolveNodeConfig = (): Promise<NodeConfig> => (nodeConfig ??= nodeConfigOf(startConfig, couch, names, logger));
+    if (settings.couchdbUrl) await checkServer(couch, resolveNodeConfig, logger, credentials);
+    const config: AppConfig = { settings, node: await resolveNodeConfig() };
+    if (!startConfig.node) handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
       couch, names, config: config.node, publicUrl, logger, designDocs,

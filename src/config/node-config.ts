@@ -74,8 +74,22 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
   return copy;
 }
 
-export function loadNodeConfig(configPath: string | undefined): NodeConfig {
-  if (!configPath) return validateNodeConfig({}, 'CONFIG');
+/** The configuration of a node no CONFIG ever configured: every key at its default. */
+export function defaultNodeConfig(): NodeConfig {
+  return validateNodeConfig({}, 'CONFIG');
+}
+
+/** `CONFIG=defaults`: the default configuration replaces the stored one (a file of that name is given as `./defaults`). */
+export const CONFIG_DEFAULTS = 'defaults';
+
+/**
+ * The configuration CONFIG gives: its file's, or the defaults (CONFIG=defaults). Undefined when
+ * CONFIG is unset: the node keeps the configuration an earlier start stored, and a new store
+ * takes the defaults (runtime.ts, config/stored-config.ts).
+ */
+export function loadNodeConfig(configPath: string | undefined): NodeConfig | undefined {
+  if (!configPath) return undefined;
+  if (configPath === CONFIG_DEFAULTS) return defaultNodeConfig();
   let raw: string;
   try {
     raw = fs.readFileSync(configPath, 'utf8');

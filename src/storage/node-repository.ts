@@ -15,6 +15,7 @@ import { FollowedDocuments } from './followed-documents.js';
 import {
   NODE_DESCRIPTION_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
 } from '../domain/node-documents.js';
+import type { StoredDescriptions } from '../config/stored-config.js';
 
 export const NODE_STATUS_ID = 'node_status';
 /**
@@ -96,12 +97,12 @@ export class NodeRepository {
     return this.read('node', NODE_STATUS_ID);
   }
 
-  /** All documents of one doc_type in the node database (a handful: no view needed). */
-  async nodeDocsOfType(docType: string): Promise<StoredDoc[]> {
+  /** All documents of one doc_type in the node database (a handful: no view needed); undefined: of every type. */
+  async nodeDocsOfType(docType: string | undefined): Promise<StoredDoc[]> {
     const result = await inStore('list node documents', () => this.node.list({ include_docs: true }));
     return result.rows
       .map((row) => row.doc as unknown as StoredDoc | undefined)
-      .filter((doc): doc is StoredDoc => doc !== undefined && doc.doc_type === docType);
+      .filter((doc): doc is StoredDoc => doc !== undefined && (docType === undefined || doc.doc_type === docType));
   }
 
   serviceDescriptions(): Promise<StoredDoc[]> {
@@ -114,6 +115,21 @@ export class NodeRepository {
 
   connections(): Promise<StoredDoc[]> {
     return this.nodeDocsOfType('connection_description');
+  }
+
+  /**
+   * The descriptions an earlier start stored (config/stored-config.ts), or undefined on a store
+   * no node has started on yet (no node description: its databases may not exist either).
+   */
+  async storedDescriptions(): Promise<StoredDescriptions | undefined> {
+    const node = await getOrUndefined(this.node, NODE_DESCRIPTION_ID);
+    if (!node) return undefined;
+    const [community, network, filter, docs] = await Promise.all([
+      getOrUndefined(this.community, COMMUNITY_DESCRIPTION_ID), getOrUndefined(this.network, NETWORK_DESCRIPTION_ID),
+      getOrUndefined(this.node, FILTER_DESCRIPTION_ID), this.nodeDocsOfType(undefined),
+    ]);
+    const ofType = (type: string): StoredDoc[] => docs.filter((doc) => doc.doc_type === type);
+    return { node, community, network, filter, connections: ofType('connection_description'), services: ofType('service_description') };
   }
 
   reconcileNodeDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {

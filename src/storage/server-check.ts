@@ -13,11 +13,19 @@ const DEFAULTS = {
   maxHttpRequestSize: 4_294_967_296, // [chttpd] max_http_request_size
 } as const;
 
-export interface ServerRequirements {
+export interface ServerSizes {
   /** The policy's largest accepted document (bytes of JSON). */
   maxDocumentSize: number;
   /** The largest /publish request body (publish service_data.msg_size_limit). */
   maxRequestSize: number;
+}
+
+export interface ServerRequirements {
+  /**
+   * Asked once the node is known to be a server admin: without CONFIG they come from the
+   * configuration stored in the node's databases, which only an admin's credentials may read.
+   */
+  sizes: () => Promise<ServerSizes>;
   /** Whether the node was given a CouchDB user (COUCHDB_USER, or one in COUCHDB_URL). */
   credentials: boolean;
 }
@@ -83,7 +91,7 @@ const numberOr = (raw: string | undefined, fallback: number): number => {
 };
 
 /** Checks a CouchDB server; undefined for a server that is not Apache CouchDB (the embedded store). */
-export async function checkCouchServer(couch: Couch, needs: ServerRequirements): Promise<ServerCheck | undefined> {
+export async function checkCouchServer(couch: Couch, requirements: ServerRequirements): Promise<ServerCheck | undefined> {
   const welcome = await couch.request({ path: '' }) as Welcome;
   if (welcome.couchdb === undefined || typeof welcome.version !== 'string') return undefined;
   const version = welcome.version;
@@ -99,7 +107,7 @@ export async function checkCouchServer(couch: Couch, needs: ServerRequirements):
   if (Array.isArray(roles) && !roles.includes('_admin')) {
     // Given no user, the node is anonymous to CouchDB: no user of CouchDB's is at fault, and
     // bootstrap would only be refused next.
-    if (!needs.credentials) return { version, warnings, fatal: `${NO_COUCHDB_CREDENTIALS} (CouchDB 3 lets only server admins list and create the node's databases)` };
+    if (!requirements.credentials) return { version, warnings, fatal: `${NO_COUCHDB_CREDENTIALS} (CouchDB 3 lets only server admins list and create the node's databases)` };
     const name = session.ok ? session.body.userCtx?.name : undefined;
     warnings.push(`the node's CouchDB user ${name ? `"${name}" ` : ''}is not a server admin (/_session lists no _admin role): settings were not checked, and CouchDB 3 lets only server admins list and create the node's databases (docs/couchdb.md)`);
     return { version, warnings };
@@ -112,6 +120,7 @@ export async function checkCouchServer(couch: Couch, needs: ServerRequirements):
   }
   const couchdb = couchdbSection.body;
   const chttpd = chttpdSection.body;
+  const needs = await requirements.sizes();
   const maxDocumentSize = numberOr(couchdb.max_document_size, DEFAULTS.maxDocumentSize);
   if (maxDocumentSize < needs.maxDocumentSize) {
     warnings.push(`[couchdb] max_document_size is ${maxDocumentSize} bytes, below the policy's max_document_size ${needs.maxDocumentSize}: accepted documents would be refused by CouchDB; set it to at least ${needs.maxDocumentSize}`);

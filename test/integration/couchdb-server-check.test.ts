@@ -49,15 +49,18 @@ describe('start-up check of the configured CouchDB', function () {
 
   // Reason: the settings read here are Apache CouchDB's own (/_node/_local/_config); the embedded
   // store has none, and the node starts it with what it needs. CI runs this on CouchDB 3.5.
-  (onCouchDB ? it : it.skip)('names each CouchDB setting below what the node configuration needs', async () => {
-    const node = await startTestNode({ nodeConfig: { policy: { max_document_size: 9_000_000 }, services: { publish: { service_data: { msg_size_limit: 5_000_000_000 } } } } });
-    try {
-      const warnings = warningsIn(node.logs);
-      expect(warnings.some((w) => w.startsWith('[couchdb] max_document_size is 8000000 bytes, below the policy\'s max_document_size 9000000')), warnings.join('\n')).to.equal(true);
-      expect(warnings.some((w) => w.startsWith('[chttpd] max_http_request_size is 4294967296 bytes, below publish msg_size_limit 5000000000')), warnings.join('\n')).to.equal(true);
-      expect(node.logs.some((line) => line.includes('"msg":"CouchDB checked"') && line.includes('"couchdbVersion":"3.'))).to.equal(true);
-    } finally {
-      await node.stop();
+  (onCouchDB ? it : it.skip)('names each CouchDB setting below what the node configuration needs (the stored one at a start without CONFIG)', async () => {
+    const dataDir = tempDir();
+    for (const nodeConfig of [{ policy: { max_document_size: 9_000_000 }, services: { publish: { service_data: { msg_size_limit: 5_000_000_000 } } } }, undefined]) {
+      const node = await startTestNode({ dataDir, ...(nodeConfig ? { nodeConfig } : {}) });
+      try {
+        const warnings = warningsIn(node.logs);
+        expect(warnings.some((w) => w.startsWith('[couchdb] max_document_size is 8000000 bytes, below the policy\'s max_document_size 9000000')), warnings.join('\n')).to.equal(true);
+        expect(warnings.some((w) => w.startsWith('[chttpd] max_http_request_size is 4294967296 bytes, below publish msg_size_limit 5000000000')), warnings.join('\n')).to.equal(true);
+        expect(node.logs.some((line) => line.includes('"msg":"CouchDB checked"') && line.includes('"couchdbVersion":"3.'))).to.equal(true);
+      } finally {
+        await node.stop();
+      }
     }
   });
 

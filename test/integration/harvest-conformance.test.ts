@@ -90,7 +90,7 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
   }
 
   before(async () => {
-    const data = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }] };
+    const data = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: PAGE, id_limit: PAGE, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }] };
     node = await startTestNode({ nodeConfig: {
       services: { oai_pmh: { service_data: data }, harvest: { service_data: data }, slice: { service_data: { doc_limit: PAGE, id_limit: 100, flow_control: true } } },
     } });

@@ -5,7 +5,7 @@ import { loadStoredCorpus } from '../support/corpus.js';
 
 type Json = Record<string, unknown>;
 const FORMATS = [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }];
-const harvestData = (extra: Json = {}): Json => ({ granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 7, metadataformats: FORMATS, ...extra });
+const harvestData = (extra: Json = {}): Json => ({ granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 7, id_limit: 7, metadataformats: FORMATS, ...extra });
 
 /** 25 live documents doc-00000… at 2020-01-01T00:00:00Z + i s, then the three deleted states. */
 async function harvestNode(policy: 'no' | 'transient' | 'persistent', harvest: Json = harvestData()): Promise<TestNode> {

@@ -23,11 +23,12 @@ async function oaiPmh(node: TestNode, args: string[]): Promise<string> {
 const records = (output: string): number => (output.match(/\f/g) ?? []).length;
 const identifiers = (output: string): string[] => [...output.matchAll(/^\f?identifier: (.*)$/gm)].map((m) => m[1] as string);
 
-/** Page size is read from the service description at each request: change it in CouchDB. */
+/** Page sizes are read from the service description at each request: change them in CouchDB (records and headers alike). */
 async function setPageSize(node: TestNode, size: number): Promise<void> {
   const db = node.couch.use(node.names.node);
   const doc = await db.get(SERVICE_DOC) as unknown as { service_data: Record<string, unknown> };
   doc.service_data.doc_limit = size;
+  doc.service_data.id_limit = size;
   await db.insert(doc as never);
   await settled(node);
 }

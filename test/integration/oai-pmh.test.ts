@@ -11,7 +11,7 @@ import { assertValidOai } from '../support/xml.js';
 
 type Doc = Record<string, unknown>;
 const JSON_PREFIX = 'LR_JSON_0.10.0';
-const oaiData = (extra: Doc = {}): Doc => ({ granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 5, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }], ...extra });
+const oaiData = (extra: Doc = {}): Doc => ({ granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 5, id_limit: 5, metadataformats: [{ metadataFormat: { metadataPrefix: JSON_PREFIX } }], ...extra });
 const stamp = (second: number): string => `2021-06-01T00:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}.000000Z`;
 
 export function oaiDc(title: string): string {
@@ -220,6 +220,7 @@ describe('OAI-PMH 2.0', () => {
 
     it('badResumptionToken for junk or a token of the other verb', async () => {
       const first = await oai(node, 'verb=ListIdentifiers&metadataPrefix=oai_dc');
+      expect(tokenOf(first.xml)).to.be.a('string');
       for (const token of ['junk', tokenOf(first.xml) as string]) {
         const { xml } = await oai(node, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
         assertValidOai(xml, 'official');

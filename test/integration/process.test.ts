@@ -4,8 +4,8 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { runMain, startMain, exitOf, waitForLog } from '../support/process.js';
-import { currentStatus, tempDir } from '../support/node.js';
+import { runMain, startMain, exitOf, waitForLog, type NodeProcess } from '../support/process.js';
+import { currentStatus, getJson, tempDir } from '../support/node.js';
 import { onCouchDB, TEST_COUCHDB_URL } from '../support/store.js';
 import { EXIT } from '../../src/errors/exit-codes.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
@@ -251,17 +251,62 @@ describe('graceful shutdown', () => {
   }
 });
 
-describe('npm start -- --sample-data', () => {
-  /** Starts the node with --sample-data, runs `check` on it, and stops it whatever happens. */
-  async function withSampleStart(env: Record<string, string>, check: (node: Awaited<ReturnType<typeof startMain>>) => Promise<void>): Promise<void> {
-    const node = await startMain(env, ['--sample-data']);
-    try {
-      await check(node);
-    } finally {
-      node.child.kill('SIGTERM');
-      await exitOf(node.child);
-    }
+/** Starts the node, runs `check` on it, and stops it whatever happens. */
+async function withStarted(env: Record<string, string>, args: string[], check: (node: Awaited<ReturnType<typeof startMain>>) => Promise<void>): Promise<void> {
+  const node = await startMain(env, args);
+  try {
+    await check(node);
+  } finally {
+    node.child.kill('SIGTERM');
+    await exitOf(node.child);
   }
+}
+
+describe('a start without CONFIG keeps the configuration stored by an earlier start', () => {
+  type Logged = { level: number; msg: string; changed?: string[] };
+  const logged = (node: NodeProcess, about: string): Logged[] => node.output().split('\n')
+    .filter((line) => line.startsWith('{') && line.includes(about)).map((line) => JSON.parse(line) as Logged);
+  const shown = async (node: NodeProcess): Promise<{ name: unknown; anonymous: unknown; harvest: unknown }> => {
+    const description = (await getJson(`${node.url}/description`)).body as { node_name: unknown; node_policy: { accept_anonymous: unknown } };
+    const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: { doc_limit: unknown; id_limit: unknown } }[];
+    const harvest = services.find((service) => service.service_name === 'Basic Harvest')?.service_data;
+    return { name: description.node_name, anonymous: description.node_policy.accept_anonymous, harvest: [harvest?.doc_limit, harvest?.id_limit] };
+  };
+  const DEFAULTS = { name: 'Learning Registry node', anonymous: true, harvest: [100, 100] };
+
+  it('until CONFIG=defaults resets it (saying what changed); a new store takes the defaults', async function () {
+    this.timeout(180000);
+    const dataDir = tempDir();
+    const file = path.join(dataDir, 'node-config.json');
+    fs.writeFileSync(file, JSON.stringify({ node: { node_name: 'Configured' }, policy: { accept_anonymous: false }, services: { harvest: { service_data: { doc_limit: 3, id_limit: 7 } } } }));
+    const configured = { name: 'Configured', anonymous: false, harvest: [3, 7] };
+    // One PUBLIC_URL for every start (PORT is 0): the endpoints it puts in the descriptions stay the same.
+    const env = { DATA_DIR: dataDir, PUBLIC_URL: 'http://lr.example.org' };
+    await withStarted(env, [], async (node) => {
+      expect(await shown(node)).to.deep.equal(DEFAULTS);
+      expect(logged(node, 'no node has started on this store: the default configuration applies').map((entry) => entry.level)).to.deep.equal([30]);
+    });
+    await withStarted({ ...env, CONFIG: file }, [], async (node) => {
+      expect(await shown(node)).to.deep.equal(configured);
+    });
+    await withStarted(env, [], async (node) => {
+      expect(await shown(node)).to.deep.equal(configured);
+      const kept = logged(node, 'CONFIG is unset');
+      expect(kept.map(({ level, msg }) => ({ level, msg }))).to.deep.equal([{ level: 30, msg: 'CONFIG is unset: the node keeps the configuration an earlier start stored; start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults' }]);
+      expect(logged(node, 'this start changed node documents'), 'the stored documents are written back as they were').to.deep.equal([]);
+    });
+    await withStarted({ ...env, CONFIG: 'defaults' }, [], async (node) => {
+      expect(await shown(node)).to.deep.equal(DEFAULTS);
+      const [warning, ...more] = logged(node, 'this start changed node documents');
+      expect(more).to.deep.equal([]);
+      expect(warning?.level).to.equal(40);
+      expect(warning?.changed).to.have.members(['node_description', 'access:Basic Harvest service']);
+    });
+  });
+});
+
+describe('npm start -- --sample-data', () => {
+  const withSampleStart = (env: Record<string, string>, check: (node: NodeProcess) => Promise<void>): Promise<void> => withStarted(env, ['--sample-data'], check);
 
   it('publishes the NSDL corpus once, and not again at the next start', async () => {
     const dataDir = tempDir();
@@ -286,7 +331,8 @@ describe('npm start -- --sample-data', () => {
       expect(refused).to.include({ published: 0, refused: 100, skipped: false, level: 40 });
       expect(refused.first_refusal).to.be.a('string');
     });
-    await withSampleStart({ DATA_DIR: dataDir }, async (open) => {
+    // A start without CONFIG would keep the strict policy stored by the first one.
+    await withSampleStart({ DATA_DIR: dataDir, CONFIG: 'defaults' }, async (open) => {
       expect(await waitForLog(open, 'sample data')).to.include({ published: 100, skipped: false });
     });
   });

@@ -15,7 +15,7 @@ import { scrape } from '../support/prometheus.js';
 const PUBLISHER = basicAuth('writer', 'writer-password-1');
 const ADMIN = { authorization: basicAuth('watcher', 'watcher-password-1') };
 const COUNTER = 'lr_range_reads_during_writes_total';
-const HARVEST = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 10, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }] };
+const HARVEST = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 10, id_limit: 10, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }] };
 
 type Json = Record<string, unknown>;
 

@@ -179,6 +179,38 @@ describe('start-up', () => {
     }
   });
 
+  it('a start without CONFIG keeps the stored configuration, with this start\'s PUBLIC_URL; one the node cannot use stops it, naming it', async () => {
+    const keptDir = tempDir();
+    const nodeConfig = { node: { node_name: 'Kept' }, connections: [{ destination_node_url: 'http://b.example.org' }], filter: { filter: [{ filter_key: 'keys', filter_value: 'math' }] } };
+    let node = await startTestNode({ dataDir: keptDir, nodeConfig, env: { PUBLIC_URL: 'http://old.example.org' } });
+    await node.stop();
+    node = await startTestNode({ dataDir: keptDir, env: { PUBLIC_URL: 'http://new.example.org' } });
+    try {
+      expect((await getJson(`${node.url}/status`)).body.node_name).to.equal('Kept');
+      expect((await node.deps.nodes.filterDescription())?.filter).to.deep.equal(nodeConfig.filter.filter);
+      const [connection] = await node.deps.nodes.connections();
+      expect(connection).to.include({ destination_node_url: 'http://b.example.org', source_node_url: 'http://new.example.org' });
+      const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_endpoint: string; service_data?: { schemalocation?: string } }[];
+      expect(services.map((service) => service.service_endpoint).filter((endpoint) => !endpoint.startsWith('http://new.example.org/'))).to.deep.equal([]);
+      expect(services.find((service) => service.service_name === 'OAI-PMH Harvest')?.service_data?.schemalocation).to.equal('http://new.example.org/schemas/OAI-PMH-LR.xsd');
+      // An operator's edit the CONFIG schema refuses.
+      const nodeDb = node.couch.use(node.names.node);
+      const description = await nodeDb.get('node_description') as unknown as { node_policy: Record<string, unknown> };
+      await nodeDb.insert({ ...description, node_policy: { ...description.node_policy, max_document_size: 10 } } as never);
+    } finally {
+      await node.stop();
+    }
+    const refused = await startTestNode({ dataDir: keptDir }).then((started) => started.stop(), (error: Error) => error.message);
+    expect(refused).to.equal('configuration error: the configuration stored in the node database (kept when CONFIG is unset; CONFIG=FILE or CONFIG=defaults replaces it) /policy/max_document_size: must be >= 1024, got 10');
+    node = await startTestNode({ dataDir: keptDir, env: { CONFIG: 'defaults' } });
+    try {
+      expect((await getJson(`${node.url}/description`)).body.node_policy).to.include({ max_document_size: 1048576 });
+      expect(await node.deps.nodes.connections()).to.deep.equal([]);
+    } finally {
+      await node.stop();
+    }
+  });
+
   it('refuses a RETIRE_DESIGN_DOCS that is not on or off, naming it', async () => {
     const { loadSettings } = await import('../../src/config/settings.js');
     expect(() => loadSettings({ RETIRE_DESIGN_DOCS: 'no' })).to.throw(/RETIRE_DESIGN_DOCS: must be on or off/);

@@ -1,6 +1,6 @@
 /**
  * What one harvest request needs from the node's documents, read at each request (service
- * description and node policy may change while the node runs): granularity, page size, the
+ * description and node policy may change while the node runs): granularity, page sizes, the
  * deleted-data policy and the configured earliest datestamp.
  */
 import type { DeletedDataPolicy } from '../../config/node-config.js';
@@ -14,7 +14,14 @@ export interface HarvestSettings {
   description: ServiceDescription;
   node: Record<string, unknown>;
   granularity: Granularity;
+  /** Records in a page of listrecords / ListRecords: `service_data.doc_limit`. */
   pageSize: number;
+  /**
+   * Headers in a page of listidentifiers / ListIdentifiers: `service_data.id_limit`, as Basic
+   * Obtain's id_limit bounds its identifier lists (spec "Service_data by service"; the spec leaves
+   * the harvest descriptions' full field lists unshown). A description without it pages both by doc_limit.
+   */
+  idPageSize: number;
   /**
    * `service_data.flow_control`: lists page by `pageSize` with resumption tokens, as the node's
    * default description states; `false` (the spec's Basic Harvest: "flow control ... unsupported")
@@ -33,6 +40,11 @@ export interface HarvestSettings {
 const MAX_PAGE = 1000;
 const DEFAULT_PAGE = 100;
 
+/** A limit of the description as a page size: at most MAX_PAGE, `fallback` when it states none usable. */
+function pageSizeOf(limit: number | undefined, fallback: number): number {
+  return limit && limit > 0 ? Math.min(Math.floor(limit), MAX_PAGE) : fallback;
+}
+
 function jsonPrefixesOf(data: Record<string, unknown> | undefined): string[] {
   const formats = Array.isArray(data?.metadataformats) ? data.metadataformats as unknown[] : [];
   return formats.flatMap((entry) => {
@@ -45,14 +57,15 @@ export async function loadHarvestSettings(settings: ServiceSettings, nodes: Node
   const [description, node] = await Promise.all([settings.of(key), nodes.nodeDescription()]);
   if (!node) throw notBootstrapped('the node description');
   const data = description.service_data;
-  const limit = numberSetting(data, 'doc_limit');
+  const pageSize = pageSizeOf(numberSetting(data, 'doc_limit'), DEFAULT_PAGE);
   const policy = (node.node_policy ?? {}) as { deleted_data_policy?: DeletedDataPolicy; allow_private_fetch?: boolean };
   const earliest = typeof data?.earliestDatestamp === 'string' ? parseDatestamp(data.earliestDatestamp) : undefined;
   return {
     description,
     node,
     granularity: granularityOf(data?.granularity),
-    pageSize: limit && limit > 0 ? Math.min(Math.floor(limit), MAX_PAGE) : DEFAULT_PAGE,
+    pageSize,
+    idPageSize: pageSizeOf(numberSetting(data, 'id_limit'), pageSize),
     flowControl: data?.flow_control !== false,
     deletedPolicy: policy.deleted_data_policy ?? 'no',
     earliestBound: earliest ? lowerBound(earliest.value) : undefined,

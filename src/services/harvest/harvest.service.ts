@@ -1,8 +1,8 @@
 /**
  * Basic Harvest (spec "Basic Harvest (JSON)"): the six verbs as use cases returning the
  * verb-specific part of the response; protocol errors are thrown as HarvestError. Beyond the
- * spec, listrecords/listidentifiers page by `doc_limit` with stateless keyset resumption tokens
- * (`resumption_token`, null on the last page of a resumed list), like Basic Obtain, while the
+ * spec, listrecords pages by `doc_limit` and listidentifiers by `id_limit`, with stateless keyset
+ * resumption tokens (`resumption_token`, null on the last page of a resumed list), like Basic Obtain, while the
  * service description's `flow_control` is not false; with it false, as the spec has it, a list is
  * answered whole (harvest-whole-list.ts).
  */
@@ -98,7 +98,9 @@ export class HarvestService {
     }
     const withDocs = verb === 'listrecords';
     const showDeleted = settings.deletedPolicy !== 'no';
-    const page = await selectPage(this.store, state.selection, after, settings.flowControl ? settings.pageSize : WHOLE_LIST_CHUNK, withDocs, showDeleted);
+    // Records by doc_limit, headers by id_limit; the token names its verb, so each page of a list is of one size.
+    const size = withDocs ? settings.pageSize : settings.idPageSize;
+    const page = await selectPage(this.store, state.selection, after, settings.flowControl ? size : WHOLE_LIST_CHUNK, withDocs, showDeleted);
     if (page.rows.length === 0 && token === undefined) throw new HarvestError('noRecordsMatch', 'no document matches the request');
     const item = (row: HarvestRow): Body => (withDocs && row.doc
       ? { record: record(row.doc) }

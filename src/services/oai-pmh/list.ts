@@ -55,8 +55,8 @@ async function emitRows(rows: HarvestRow[], prefix: string | undefined, context:
 }
 
 /**
- * Up to `size` + 2 emittable records after `after`, reading on past records left out. Looking
- * two records ahead means a token is issued only when records will follow (never a resumed
+ * Up to `size` (the verb's page size) + 2 emittable records after `after`, reading on past
+ * records left out. Looking two records ahead means a token is issued only when records will follow (never a resumed
  * list that turns out empty) and a last page never holds a single record: when one record
  * would be left for the next page it is included in this one (the npm oai-pmh client fails on
  * a page of exactly one record). A request reads at most SCAN_BUDGET rows: past it, the records
@@ -64,8 +64,7 @@ async function emitRows(rows: HarvestRow[], prefix: string | undefined, context:
  * §3.5: a list may be answered in incomplete parts), so a format whose records are mostly left
  * out does not make one anonymous request read all of them.
  */
-async function collect(state: ListState, after: unknown[] | undefined, context: OaiContext, leftOut: LeftOut[]): Promise<{ items: Item[]; more: boolean; resumeAfter?: unknown[] }> {
-  const size = context.settings.pageSize;
+async function collect(state: ListState, after: unknown[] | undefined, size: number, context: OaiContext, leftOut: LeftOut[]): Promise<{ items: Item[]; more: boolean; resumeAfter?: unknown[] }> {
   const items: Item[] = [];
   let cursor = after;
   for (let scanned = 0; ;) {
@@ -98,7 +97,9 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
     state = start(args, context);
   }
   const leftOut: LeftOut[] = [];
-  const { items, more, resumeAfter } = await collect(state, after, context, leftOut);
+  // ListRecords pages by doc_limit, ListIdentifiers by id_limit (harvest-settings.ts); the token is bound to its verb.
+  const size = verb === 'ListRecords' ? context.settings.pageSize : context.settings.idPageSize;
+  const { items, more, resumeAfter } = await collect(state, after, size, context, leftOut);
   // One line per request, not one per record: a format whose records cannot be disseminated
   // would otherwise write a line per record for every harvest.
   if (leftOut.length > 0) context.logger.warn({ left_out: leftOut.length, first: leftOut.slice(0, 5) }, `OAI-PMH ${verb}: records left out, their metadata cannot be disseminated`);

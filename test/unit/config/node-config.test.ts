@@ -10,7 +10,7 @@ describe('CONFIG services.*.service_data', () => {
   it('merges what a file gives with the defaults (a partial service_data dropped every other limit)', () => {
     const config = validateNodeConfig({ services: { publish: { service_data: { doc_limit: 5 } }, harvest: { service_data: { granularity: 'YYYY-MM-DD' } } } }, 'CONFIG');
     expect(config.services.publish.service_data).to.deep.equal({ doc_limit: 5, msg_size_limit: 10485760 });
-    expect(config.services.harvest.service_data).to.include({ granularity: 'YYYY-MM-DD', doc_limit: 100, id_limit: 1000, flow_control: true });
+    expect(config.services.harvest.service_data).to.include({ granularity: 'YYYY-MM-DD', doc_limit: 100, id_limit: 100, flow_control: true });
     expect(config.services.harvest.service_data?.metadataformats).to.deep.equal([{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }]);
   });
 
@@ -57,6 +57,7 @@ describe('CONFIG service_data is checked key by key', () => {
     [{ slice: { service_data: { doc_limit: '100' } } }, 'CONFIG/services/slice/service_data/doc_limit: must be integer, got "100"'],
     [{ harvest: { service_data: { doc_limit: -1 } } }, 'CONFIG/services/harvest/service_data/doc_limit: must be >= 1, got -1'],
     [{ harvest: { service_data: { doc_limit: 5000 } } }, 'CONFIG/services/harvest/service_data/doc_limit: must be <= 1000, got 5000'],
+    [{ oai_pmh: { service_data: { id_limit: 5000 } } }, 'CONFIG/services/oai_pmh/service_data/id_limit: must be <= 1000, got 5000'],
     [{ oai_pmh: { service_data: { flow_control: 'no' } } }, 'CONFIG/services/oai_pmh/service_data/flow_control: must be true, got "no"'],
     [{ oai_pmh: { service_data: { flow_control: false } } }, 'CONFIG/services/oai_pmh/service_data/flow_control: must be true, got false'],
     [{ publish: { service_data: { doc_limit: 0 } } }, 'CONFIG/services/publish/service_data/doc_limit: must be >= 1, got 0'],
