@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { CONFIG_DEFAULTS, ConfigError, defaultNodeConfig, type AppConfig, type NodeConfig, type StartConfig } from './config/index.js';
+import { CONFIG_DEFAULTS, ConfigError, defaultNodeConfig, validateNodeConfig, type AppConfig, type NodeConfig, type StartConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
 import { connectCouch, hasCredentials, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
@@ -17,7 +17,6 @@ import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
 import { NodeRepository } from './storage/node-repository.js';
-import { storedNodeConfig } from './config/stored-config.js';
 import { checkCouchServer, NO_COUCHDB_CREDENTIALS, type ServerSizes } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
@@ -81,23 +80,34 @@ async function checkServer(couch: Couch, nodeConfig: () => Promise<NodeConfig>, 
   logger.info({ couchdbVersion: check.version }, 'CouchDB checked');
 }
 
+/** Where a ConfigError says a kept CONFIG this version cannot use comes from, and what replaces it. */
+const KEPT_CONFIG_SOURCE = 'the CONFIG an earlier start was given, kept in the node database (applied when CONFIG is unset; CONFIG=FILE or CONFIG=defaults replaces it) ';
+
 /**
  * The node configuration this start applies (README "Configuration"): what CONFIG gives; without
- * CONFIG the one an earlier start stored, so that a restart does not reset what the operator
- * configured; on a store no node has started on, the defaults.
+ * CONFIG, the CONFIG an earlier start was given (kept as written, completed by this version's
+ * defaults), so that a restart does not reset what the operator configured while a default the
+ * operator never set still follows the version running; on a store no node has started on, the
+ * defaults. A store whose node started under a version that kept no CONFIG gets the defaults, as
+ * every start of that version did, with a warning saying how to keep a CONFIG from now on.
  */
-async function nodeConfigOf(given: StartConfig, couch: Couch, names: DatabaseNames, logger: Logger): Promise<NodeConfig> {
-  if (given.node) {
-    if (given.settings.configPath === CONFIG_DEFAULTS) logger.info('CONFIG=defaults: the default configuration replaces the stored one');
-    return given.node;
+async function nodeConfigOf(start: StartConfig, couch: Couch, names: DatabaseNames, logger: Logger): Promise<NodeConfig> {
+  if (start.given) {
+    if (start.settings.configPath === CONFIG_DEFAULTS) logger.info('CONFIG=defaults: the default configuration applies, and later starts without CONFIG keep it');
+    return start.given.node;
   }
-  const stored = await new NodeRepository(couch, names).storedDescriptions();
-  if (!stored) {
+  const nodes = new NodeRepository(couch, names);
+  const kept = await nodes.givenConfig();
+  if (kept) {
+    logger.info('CONFIG is unset: the node applies the CONFIG an earlier start was given (kept in the node database); start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults');
+    return validateNodeConfig(kept, KEPT_CONFIG_SOURCE);
+  }
+  if (await nodes.hasStarted()) {
+    logger.warn('CONFIG is unset and this store keeps no CONFIG of an earlier start (versions before this one kept none): the defaults apply, as they did then; start once with CONFIG=FILE and later starts without CONFIG keep it');
+  } else {
     logger.info('CONFIG is unset and no node has started on this store: the default configuration applies (CONFIG=FILE gives another)');
-    return defaultNodeConfig();
   }
-  logger.info('CONFIG is unset: the node keeps the configuration an earlier start stored; start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults');
-  return storedNodeConfig(stored);
+  return defaultNodeConfig();
 }
 
 export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
@@ -141,7 +151,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${address.port}`;
     const publicUrl = settings.publicUrl ?? (settings.host === '0.0.0.0' ? `http://127.0.0.1:${address.port}` : url);
     // Without CONFIG the node's name is known once the store is read: until then, the default one.
-    handler = createStartingApp(logger, (startConfig.node ?? defaultNodeConfig()).node.node_name, publicUrl).callback();
+    handler = createStartingApp(logger, (startConfig.given?.node ?? defaultNodeConfig()).node.node_name, publicUrl).callback();
     const couch = connectCouch(target);
     // The embedded store's credential is always there.
     const credentials = hasCredentials(target);
@@ -152,10 +162,10 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     const resolveNodeConfig = (): Promise<NodeConfig> => (nodeConfig ??= nodeConfigOf(startConfig, couch, names, logger));
     if (settings.couchdbUrl) await checkServer(couch, resolveNodeConfig, logger, credentials);
     const config: AppConfig = { settings, node: await resolveNodeConfig() };
-    if (!startConfig.node) handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
+    if (!startConfig.given) handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
-      couch, names, config: config.node, publicUrl, logger, designDocs,
+      couch, names, config: config.node, given: startConfig.given?.given, publicUrl, logger, designDocs,
       generateKeys: generateNodeKeys, retireDesignDocs: settings.retireDesignDocs,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });

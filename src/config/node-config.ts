@@ -83,13 +83,18 @@ export function defaultNodeConfig(): NodeConfig {
 export const CONFIG_DEFAULTS = 'defaults';
 
 /**
- * The configuration CONFIG gives: its file's, or the defaults (CONFIG=defaults). Undefined when
- * CONFIG is unset: the node keeps the configuration an earlier start stored, and a new store
- * takes the defaults (runtime.ts, config/stored-config.ts).
+ * What CONFIG gave: the configuration it states (`given`, the file's JSON as written; `{}` for
+ * CONFIG=defaults) and that configuration completed by this version's defaults (`node`). The node
+ * keeps `given` (the node_config document, storage/bootstrap.ts), so a later start without CONFIG
+ * applies it again with that version's defaults: a key the operator never set follows the
+ * defaults of the version running, as it did when every start applied CONFIG or the defaults.
  */
-export function loadNodeConfig(configPath: string | undefined): NodeConfig | undefined {
+export interface GivenNodeConfig { node: NodeConfig; given: Record<string, unknown> }
+
+/** Undefined when CONFIG is unset: the node applies the CONFIG an earlier start was given (runtime.ts). */
+export function loadNodeConfig(configPath: string | undefined): GivenNodeConfig | undefined {
   if (!configPath) return undefined;
-  if (configPath === CONFIG_DEFAULTS) return defaultNodeConfig();
+  if (configPath === CONFIG_DEFAULTS) return { node: defaultNodeConfig(), given: {} };
   let raw: string;
   try {
     raw = fs.readFileSync(configPath, 'utf8');
@@ -102,5 +107,5 @@ export function loadNodeConfig(configPath: string | undefined): NodeConfig | und
   } catch (error) {
     throw new ConfigError('CONFIG', `${configPath} is not valid JSON: ${(error as Error).message}`);
   }
-  return validateNodeConfig(parsed, `CONFIG ${configPath} `);
+  return { node: validateNodeConfig(parsed, `CONFIG ${configPath} `), given: parsed as Record<string, unknown> };
 }

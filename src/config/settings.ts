@@ -135,7 +135,7 @@ export const SETTINGS = [
   { key: 'couchdbPassword', env: 'COUCHDB_PASSWORD', description: 'CouchDB password, when not in COUCHDB_URL', default: () => undefined, parse: text },
   { key: 'dataDir', env: 'DATA_DIR', description: 'directory of the embedded store (LevelDB files and its admin credential)', default: () => './data', parse: text },
   { key: 'publicUrl', env: 'PUBLIC_URL', description: 'URL the node advertises in service descriptions and as OAI-PMH baseURL (default: http://HOST:PORT as bound)', default: () => undefined, parse: parseUrl },
-  { key: 'configPath', env: 'CONFIG', description: 'JSON file with the node, community, network, policy and service settings, or defaults for the default ones. Unset: the configuration an earlier start stored is kept (the defaults on a new store)', default: () => undefined, parse: text },
+  { key: 'configPath', env: 'CONFIG', description: 'JSON file with the node, community, network, policy and service settings, or defaults for the default ones. Unset: the CONFIG an earlier start was given, kept in the node database (the defaults on a new store)', default: () => undefined, parse: text },
   { key: 'dbPrefix', env: 'DB_PREFIX', description: 'prefix of every database name, so several nodes can share one CouchDB', default: () => '', parse: (raw, env) => {
     if (!/^[a-z][a-z0-9_$()+/-]*$|^$/.test(raw)) throw new ConfigError(env, 'must start with a lower-case letter and use CouchDB database-name characters');
     return raw;

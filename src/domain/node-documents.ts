@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import type { NodeConfig } from './node-configuration.js';
 
 export const NODE_DESCRIPTION_ID = 'node_description';
+/** The CONFIG the node was last given, as written (config/node-config.ts GivenNodeConfig). */
+export const NODE_CONFIG_ID = 'node_config';
 export const FILTER_DESCRIPTION_ID = 'filter_description';
 export const COMMUNITY_DESCRIPTION_ID = 'community_description';
 export const NETWORK_DESCRIPTION_ID = 'network_description';

@@ -23,6 +23,8 @@ export interface BootstrapInput {
   names: DatabaseNames;
   designDocs: DesignDocFile[];
   config: NodeConfig;
+  /** What CONFIG gave, as written: kept for later starts without CONFIG; undefined when CONFIG is unset. */
+  given?: Record<string, unknown>;
   publicUrl: string;
   logger: Logger;
   generateKeys: (nodeName: string, nodeId: string) => Promise<NodeKeys>;
@@ -161,7 +163,7 @@ async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): P
   await reconcile('network', 'network_policy_description', () => buildNetworkPolicy(config));
   const filter = buildFilterDescription(config);
   if (filter) await reconcile('node', FILTER_DESCRIPTION_ID, () => filter);
-  else await repo.deleteNodeDoc(FILTER_DESCRIPTION_ID);
+  else if (await repo.deleteNodeDoc(FILTER_DESCRIPTION_ID)) changed.push(FILTER_DESCRIPTION_ID);
   const connections = buildConnections(config, publicUrl);
   for (const connection of connections) {
     await reconcile('node', connection._id, () => connection);
@@ -211,6 +213,8 @@ export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult>
     // with other settings, and the last one to start decides for all (docs/scaling.md).
     input.logger.warn({ changed }, 'this start changed node documents an earlier start wrote (CONFIG or PUBLIC_URL differ from it): every process serving this node now uses the new ones; start them all with the same settings');
   }
+  // Kept once the documents it describes are written: a CONFIG that fails before is not kept.
+  if (input.given) await repo.keepGivenConfig(input.given);
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
   const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);

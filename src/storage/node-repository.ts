@@ -13,9 +13,8 @@ import type { DatabaseNames } from './databases.js';
 import { getOrUndefined, reconcileDoc, createOnce, type Reconciled, type StoredDoc } from './documents.js';
 import { FollowedDocuments } from './followed-documents.js';
 import {
-  NODE_DESCRIPTION_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
+  NODE_DESCRIPTION_ID, NODE_CONFIG_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
 } from '../domain/node-documents.js';
-import type { StoredDescriptions } from '../config/stored-config.js';
 
 export const NODE_STATUS_ID = 'node_status';
 /**
@@ -97,12 +96,12 @@ export class NodeRepository {
     return this.read('node', NODE_STATUS_ID);
   }
 
-  /** All documents of one doc_type in the node database (a handful: no view needed); undefined: of every type. */
-  async nodeDocsOfType(docType: string | undefined): Promise<StoredDoc[]> {
+  /** All documents of one doc_type in the node database (a handful: no view needed). */
+  async nodeDocsOfType(docType: string): Promise<StoredDoc[]> {
     const result = await inStore('list node documents', () => this.node.list({ include_docs: true }));
     return result.rows
       .map((row) => row.doc as unknown as StoredDoc | undefined)
-      .filter((doc): doc is StoredDoc => doc !== undefined && (docType === undefined || doc.doc_type === docType));
+      .filter((doc): doc is StoredDoc => doc !== undefined && doc.doc_type === docType);
   }
 
   serviceDescriptions(): Promise<StoredDoc[]> {
@@ -117,19 +116,20 @@ export class NodeRepository {
     return this.nodeDocsOfType('connection_description');
   }
 
-  /**
-   * The descriptions an earlier start stored (config/stored-config.ts), or undefined on a store
-   * no node has started on yet (no node description: its databases may not exist either).
-   */
-  async storedDescriptions(): Promise<StoredDescriptions | undefined> {
-    const node = await getOrUndefined(this.node, NODE_DESCRIPTION_ID);
-    if (!node) return undefined;
-    const [community, network, filter, docs] = await Promise.all([
-      getOrUndefined(this.community, COMMUNITY_DESCRIPTION_ID), getOrUndefined(this.network, NETWORK_DESCRIPTION_ID),
-      getOrUndefined(this.node, FILTER_DESCRIPTION_ID), this.nodeDocsOfType(undefined),
-    ]);
-    const ofType = (type: string): StoredDoc[] => docs.filter((doc) => doc.doc_type === type);
-    return { node, community, network, filter, connections: ofType('connection_description'), services: ofType('service_description') };
+  /** The CONFIG an earlier start was given, as written (kept by storage/bootstrap.ts), or undefined. */
+  async givenConfig(): Promise<Record<string, unknown> | undefined> {
+    const doc = await getOrUndefined(this.node, NODE_CONFIG_ID);
+    return doc && typeof doc.config === 'object' && doc.config !== null ? doc.config as Record<string, unknown> : undefined;
+  }
+
+  /** Keeps the CONFIG this start was given, for later starts without CONFIG (runtime.ts). */
+  async keepGivenConfig(given: Record<string, unknown>): Promise<void> {
+    await this.reconcileNodeDoc(NODE_CONFIG_ID, () => ({ _id: NODE_CONFIG_ID, doc_type: 'node_config', config: given }));
+  }
+
+  /** Whether a node has started on this store: its node description exists (its databases may not). */
+  async hasStarted(): Promise<boolean> {
+    return (await getOrUndefined(this.node, NODE_DESCRIPTION_ID)) !== undefined;
   }
 
   reconcileNodeDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
@@ -152,10 +152,13 @@ export class NodeRepository {
     }
   }
 
-  async deleteNodeDoc(id: string): Promise<void> {
+  /** Deletes a node document; whether there was one to delete. */
+  async deleteNodeDoc(id: string): Promise<boolean> {
     const existing = await getOrUndefined(this.node, id);
     try {
-      if (existing?._rev) await inStore(`delete ${id}`, () => this.node.destroy(id, existing._rev as string));
+      if (!existing?._rev) return false;
+      await inStore(`delete ${id}`, () => this.node.destroy(id, existing._rev as string));
+      return true;
     } finally {
       this.changed('node', id);
     }

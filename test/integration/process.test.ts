@@ -262,7 +262,7 @@ async function withStarted(env: Record<string, string>, args: string[], check: (
   }
 }
 
-describe('a start without CONFIG keeps the configuration stored by an earlier start', () => {
+describe('a start without CONFIG applies the CONFIG an earlier start was given', () => {
   type Logged = { level: number; msg: string; changed?: string[] };
   const logged = (node: NodeProcess, about: string): Logged[] => node.output().split('\n')
     .filter((line) => line.startsWith('{') && line.includes(about)).map((line) => JSON.parse(line) as Logged);
@@ -278,7 +278,7 @@ describe('a start without CONFIG keeps the configuration stored by an earlier st
     this.timeout(180000);
     const dataDir = tempDir();
     const file = path.join(dataDir, 'node-config.json');
-    fs.writeFileSync(file, JSON.stringify({ node: { node_name: 'Configured' }, policy: { accept_anonymous: false }, services: { harvest: { service_data: { doc_limit: 3, id_limit: 7 } } } }));
+    fs.writeFileSync(file, JSON.stringify({ node: { node_name: 'Configured' }, policy: { accept_anonymous: false }, services: { harvest: { service_data: { doc_limit: 3, id_limit: 7 } } }, filter: { filter: [{ filter_key: 'keys', filter_value: '.' }] } }));
     const configured = { name: 'Configured', anonymous: false, harvest: [3, 7] };
     // One PUBLIC_URL for every start (PORT is 0): the endpoints it puts in the descriptions stay the same.
     const env = { DATA_DIR: dataDir, PUBLIC_URL: 'http://lr.example.org' };
@@ -292,7 +292,7 @@ describe('a start without CONFIG keeps the configuration stored by an earlier st
     await withStarted(env, [], async (node) => {
       expect(await shown(node)).to.deep.equal(configured);
       const kept = logged(node, 'CONFIG is unset');
-      expect(kept.map(({ level, msg }) => ({ level, msg }))).to.deep.equal([{ level: 30, msg: 'CONFIG is unset: the node keeps the configuration an earlier start stored; start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults' }]);
+      expect(kept.map(({ level, msg }) => ({ level, msg }))).to.deep.equal([{ level: 30, msg: 'CONFIG is unset: the node applies the CONFIG an earlier start was given (kept in the node database); start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults' }]);
       expect(logged(node, 'this start changed node documents'), 'the stored documents are written back as they were').to.deep.equal([]);
     });
     await withStarted({ ...env, CONFIG: 'defaults' }, [], async (node) => {
@@ -300,7 +300,7 @@ describe('a start without CONFIG keeps the configuration stored by an earlier st
       const [warning, ...more] = logged(node, 'this start changed node documents');
       expect(more).to.deep.equal([]);
       expect(warning?.level).to.equal(40);
-      expect(warning?.changed).to.have.members(['node_description', 'access:Basic Harvest service']);
+      expect(warning?.changed).to.have.members(['node_description', 'access:Basic Harvest service', 'filter_description']);
     });
   });
 });

@@ -179,13 +179,16 @@ describe('start-up', () => {
     }
   });
 
-  it('a start without CONFIG keeps the stored configuration, with this start\'s PUBLIC_URL; one the node cannot use stops it, naming it', async () => {
+  it('a start without CONFIG applies the CONFIG an earlier start was given, with this version\'s defaults and this start\'s PUBLIC_URL; on a store an earlier version wrote, the defaults, warned', async () => {
     const keptDir = tempDir();
-    const nodeConfig = { node: { node_name: 'Kept' }, connections: [{ destination_node_url: 'http://b.example.org' }], filter: { filter: [{ filter_key: 'keys', filter_value: 'math' }] } };
+    const nodeConfig = { node: { node_name: 'Kept' }, connections: [{ destination_node_url: 'http://b.example.org' }], filter: { filter: [{ filter_key: 'keys', filter_value: 'math' }] }, services: { harvest: { service_data: { doc_limit: 5 } } } };
     let node = await startTestNode({ dataDir: keptDir, nodeConfig, env: { PUBLIC_URL: 'http://old.example.org' } });
     await node.stop();
     node = await startTestNode({ dataDir: keptDir, env: { PUBLIC_URL: 'http://new.example.org' } });
+    const harvestData = async (): Promise<Record<string, unknown> | undefined> => ((await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: Record<string, unknown> }[])
+      .find((service) => service.service_name === 'Basic Harvest')?.service_data;
     try {
+      expect(node.logs.filter((line) => line.includes('CONFIG is unset: the node applies the CONFIG an earlier start was given'))).to.have.length(1);
       expect((await getJson(`${node.url}/status`)).body.node_name).to.equal('Kept');
       expect((await node.deps.nodes.filterDescription())?.filter).to.deep.equal(nodeConfig.filter.filter);
       const [connection] = await node.deps.nodes.connections();
@@ -193,19 +196,36 @@ describe('start-up', () => {
       const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_endpoint: string; service_data?: { schemalocation?: string } }[];
       expect(services.map((service) => service.service_endpoint).filter((endpoint) => !endpoint.startsWith('http://new.example.org/'))).to.deep.equal([]);
       expect(services.find((service) => service.service_name === 'OAI-PMH Harvest')?.service_data?.schemalocation).to.equal('http://new.example.org/schemas/OAI-PMH-LR.xsd');
-      // An operator's edit the CONFIG schema refuses.
+      // What the CONFIG set is kept; what it left out takes this version's default.
+      expect(await harvestData()).to.include({ doc_limit: 5, id_limit: 100 });
+      // A kept CONFIG this version refuses (edited into the node database here).
       const nodeDb = node.couch.use(node.names.node);
-      const description = await nodeDb.get('node_description') as unknown as { node_policy: Record<string, unknown> };
-      await nodeDb.insert({ ...description, node_policy: { ...description.node_policy, max_document_size: 10 } } as never);
+      const kept = await nodeDb.get('node_config') as unknown as { config: Record<string, unknown> };
+      await nodeDb.insert({ ...kept, config: { ...kept.config, policy: { max_document_size: 10 } } } as never);
     } finally {
       await node.stop();
     }
     const refused = await startTestNode({ dataDir: keptDir }).then((started) => started.stop(), (error: Error) => error.message);
-    expect(refused).to.equal('configuration error: the configuration stored in the node database (kept when CONFIG is unset; CONFIG=FILE or CONFIG=defaults replaces it) /policy/max_document_size: must be >= 1024, got 10');
-    node = await startTestNode({ dataDir: keptDir, env: { CONFIG: 'defaults' } });
+    expect(refused).to.equal('configuration error: the CONFIG an earlier start was given, kept in the node database (applied when CONFIG is unset; CONFIG=FILE or CONFIG=defaults replaces it) /policy/max_document_size: must be >= 1024, got 10');
+    // A store an earlier version wrote keeps no CONFIG: its node documents hold what that
+    // version's defaults were (harvest id_limit 1000), and a start without CONFIG applies this
+    // version's defaults, as every start of that version applied its own, saying so.
+    node = await startTestNode({ dataDir: keptDir, nodeConfig: { ...nodeConfig, services: { harvest: { service_data: { doc_limit: 100, id_limit: 1000 } } } } });
     try {
-      expect((await getJson(`${node.url}/description`)).body.node_policy).to.include({ max_document_size: 1048576 });
+      const nodeDb = node.couch.use(node.names.node);
+      await nodeDb.destroy('node_config', (await nodeDb.get('node_config'))._rev);
+    } finally {
+      await node.stop();
+    }
+    node = await startTestNode({ dataDir: keptDir });
+    try {
+      expect(node.logs.filter((line) => line.includes('this store keeps no CONFIG of an earlier start'))).to.have.length(1);
+      expect((await getJson(`${node.url}/status`)).body.node_name).to.not.equal('Kept');
+      expect(await harvestData()).to.include({ doc_limit: 100, id_limit: 100 });
       expect(await node.deps.nodes.connections()).to.deep.equal([]);
+      // Deleting the filter is a change like any other: the warning lists it.
+      const warning = node.logs.find((line) => line.includes('this start changed node documents'));
+      expect((JSON.parse(warning ?? '{}') as { changed?: string[] }).changed).to.include.members(['node_description', 'filter_description']);
     } finally {
       await node.stop();
     }
