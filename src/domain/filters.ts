@@ -5,7 +5,8 @@
  * compiled once in a node:vm context, so publish, inbound and replication cannot disagree.
  */
 import vm from 'node:vm';
-import { filterPatternProblem } from './filter-patterns.js';
+import { filterPatternProblem, type FilterRuleText } from './filter-patterns.js';
+import { clippedText } from './clipped-text.js';
 import { AppError } from '../errors/app-error.js';
 import { isRecord } from './is-record.js';
 
@@ -36,16 +37,21 @@ export const LIVE_FOR_DISTRIBUTION_SELECTOR = {
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;
 
 /**
- * The first pattern of an applied description that the filter function cannot compile, in words
- * (`filter[1].filter_value "(" is not a regular expression …`), or undefined. Only the rules the
- * function compiles are checked: none of an inactive or custom filter.
+ * The first rule of an applied description that the filter function cannot use, in words
+ * (`filter[1].filter_value "(" is not a regular expression …`, `filter[0] is not an object`), or
+ * undefined. Only the rules the function compiles are checked: none of an inactive or custom
+ * filter. A peer's description is parsed JSON: a rule that is no object makes the function pass
+ * nothing too (it fails reading the rule), so it is a problem like a pattern that does not
+ * compile. Patterns and messages are clipped: a peer chooses them, and they go to /status and the log.
  */
 export function filterDescriptionProblem(description: FilterDescription | undefined): string | undefined {
   if (!description || description.active === false || description.custom_filter === true || !Array.isArray(description.filter)) return undefined;
-  // A rule that is no object (a peer's description is only parsed JSON) is left to the function, which passes nothing then.
-  const problem = filterPatternProblem(description.filter.map((rule: unknown) => (isRecord(rule) ? rule : {})));
+  const rules: unknown[] = description.filter;
+  const notObject = rules.findIndex((rule) => !isRecord(rule));
+  if (notObject >= 0) return `filter[${notObject}] is not an object with filter_key and filter_value`;
+  const problem = filterPatternProblem(rules as FilterRuleText[]);
   if (!problem) return undefined;
-  return `filter[${problem.index}].${problem.field} ${JSON.stringify(problem.pattern)} is not a regular expression the filter can compile (${problem.reason})`;
+  return `filter[${problem.index}].${problem.field} ${clippedText(JSON.stringify(problem.pattern))} is not a regular expression the filter can compile (${clippedText(problem.reason)})`;
 }
 
 /**

@@ -57,6 +57,8 @@ describe('response compression', () => {
     // One body, one zlib pass: the bytes are what zlib makes of the text at that level.
     expect(gzip.bytes.equals(zlib.gzipSync(decoded(gzip), { level: 1 }))).to.equal(true);
     expect(gzip.bytes.equals(zlib.gzipSync(decoded(gzip), { level: 6 }))).to.equal(false);
+    const deflate = await rawGet(url, { 'accept-encoding': 'deflate' });
+    expect(deflate.bytes.equals(zlib.deflateSync(decoded(deflate), { level: 1 }))).to.equal(true);
     const smallest = await startTestNode({ env: { COMPRESSION_LEVEL: '9' } });
     try {
       await addAccount(smallest, 'zipper', 'zipper-password-1');

@@ -2,6 +2,7 @@
  * `GET /destination` (spec "Distribution"): what a source node learns about a destination, and
  * the source's skip rules (source step 4), as pure functions.
  */
+import { clippedText } from '../../domain/clipped-text.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { isRecord } from '../../domain/is-record.js';
 
@@ -30,7 +31,7 @@ export interface LocalNodeInfo { node_id: string; network_id: string; community_
 export function parseDestinationAnswer(body: unknown): TargetNodeInfo | string {
   if (!isRecord(body)) return 'the answer is not a JSON object';
   const ok = body.OK ?? body.ok;
-  if (ok === false) return `the destination answered an error: ${typeof body.error === 'string' ? body.error : 'unknown'}`;
+  if (ok === false) return `the destination answered an error: ${typeof body.error === 'string' ? clippedText(body.error) : 'unknown'}`;
   const info = body.target_node_info ?? body.taget_node_info;
   if (!isRecord(info)) return 'the answer has no target_node_info';
   const text = (key: string): string | undefined => (typeof info[key] === 'string' ? info[key] : undefined);

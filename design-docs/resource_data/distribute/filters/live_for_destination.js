@@ -72,6 +72,9 @@ function (doc, req) {
   var compiled = [];
   for (var c = 0; c < rules.length; c++) {
     var rule = rules[c];
+    // A rule that is no object (the description is JSON a peer or an edit supplied) cannot be
+    // applied either: it would read as the key "undefined", matching nothing.
+    if (!rule || typeof rule !== 'object') return false;
     try {
       compiled.push({
         key: new RegExp('^(?:' + rule.filter_key + ')$'),
