@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config/index.js';
+import { softwareVersion } from '../config/software-version.js';
 import type { AccountAction, AccountOptions } from './commands/account.js';
 import type { DestinationAction, DestinationOptions } from './commands/destination.js';
 import { distribute } from './commands/distribute.js';
@@ -85,6 +86,7 @@ function refuseCredentialUrls(args: unknown[]): void {
 export function buildProgram(exit: (code: ExitCode) => void): Command {
   const program = new Command('lr-node')
     .description('Learning Registry node: run it, manage its accounts, publish to and harvest from any node')
+    .version(softwareVersion(), '-V, --version', 'print the version of lr-node')
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const run = <A extends unknown[]>(name: string, action: (...args: A) => Promise<ExitCode | void>) => async (...args: A): Promise<void> => {

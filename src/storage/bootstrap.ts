@@ -211,7 +211,7 @@ export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult>
   if (changed.length > 0) {
     // Expected after editing CONFIG; otherwise another process serving this node was started
     // with other settings, and the last one to start decides for all (docs/scaling.md).
-    input.logger.warn({ changed }, 'this start changed node documents an earlier start wrote (CONFIG or PUBLIC_URL differ from it): every process serving this node now uses the new ones; start them all with the same settings');
+    input.logger.warn({ changed }, 'this start changed node documents an earlier start wrote (CONFIG, PUBLIC_URL or the defaults of the version running differ from what it wrote): every process serving this node now uses the new ones; start them all with the same settings');
   }
   // Kept once the documents it describes are written: a CONFIG that fails before is not kept.
   if (input.given) await repo.keepGivenConfig(input.given);

@@ -9,6 +9,7 @@ import { derivedDocId } from '../../src/cli/document-signing.js';
 import { SAMPLE_CORPUS } from '../../src/sample-data.js';
 import { startTestNode, addAccount, currentStatus, tempDir, type TestNode } from '../support/node.js';
 import { CONTROL_CHARACTERS, ensureBuilt, lrNode, startProxy } from '../support/cli.js';
+import { ROOT } from '../support/process.js';
 
 const PASSWORD = 'cli-publisher-phrase-7';
 const NODE_FIELDS = ['publish_node', 'publishing_node', 'create_timestamp', 'update_timestamp', 'node_timestamp'];
@@ -146,6 +147,22 @@ describe('lr-node (the command line)', function () {
     expect(JSON.parse(status.stdout)).to.include({ OK: true, doc_count: 101 });
     const services = await lrNode(['services', node.url]);
     expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth\tdoc_limit=1000 msg_size_limit=10485760 max_document_size=1048576$/m);
+  });
+
+  it('--version prints the version of package.json; a dist/ older than the sources is not run, and the launcher says so', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const current = await lrNode(['--version']);
+    expect({ code: current.code, stdout: current.stdout, stderr: current.stderr }).to.deep.equal({ code: 0, stdout: `${version}\n`, stderr: '' });
+    // What an in-place upgrade without a build leaves: the built CLI older than a source file.
+    const built = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
+    const { mtime } = fs.statSync(built);
+    fs.utimesSync(built, new Date(0), new Date(0));
+    try {
+      const stale = await lrNode(['--version']);
+      expect({ code: stale.code, stdout: stale.stdout, stderr: stale.stderr }).to.deep.equal({ code: 0, stdout: `${version}\n`, stderr: 'lr-node: dist/ is older than the sources in src/ (run npm run build): running the sources\n' });
+    } finally {
+      fs.utimesSync(built, mtime, mtime);
+    }
   });
 
   it('--help of every command and subcommand exits 0 and names each of its options', async () => {

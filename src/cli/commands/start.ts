@@ -5,6 +5,7 @@
  */
 import pinoPretty from 'pino-pretty';
 import { loadConfig } from '../../config/index.js';
+import { softwareVersion } from '../../config/software-version.js';
 import { createLogger } from '../../http/logger.js';
 import { startNode } from '../../runtime.js';
 import { loadSampleData } from '../../sample-data.js';
@@ -15,6 +16,7 @@ export async function start(options: { sampleData: boolean }, env: NodeJS.Proces
   // sync: a line logged just before process.exit is not lost.
   const destination = process.stdout.isTTY ? pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : undefined;
   const logger = createLogger(config.settings.logLevel, destination);
+  logger.info({ version: softwareVersion(), node: process.version }, 'lr-node starting');
   const starting = startNode(config, logger);
   let stopping = false;
   // Registered before the node is up: a Ctrl-C during start-up stops it as soon as it is.
