@@ -167,7 +167,7 @@ describe('docs/monitoring.md: the Prometheus scrape configuration and alert rule
     expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: basicAuth(publisher.user, publisher.password) })).body.OK).to.equal(true);
     const self = { node } as unknown as NetworkNode;
     await connectNodes(self, { node: { publicUrl: `http://127.0.0.1:${await closedPort()}` } } as unknown as NetworkNode, { credentials: false });
-    expect((await postJson(`${node.url}/distribute`, '', credentials())).body).to.deep.equal({ OK: true, error: '' });
+    expect((await postJson(`${node.url}/distribute`, '', credentials())).body).to.include({ OK: true, error: '' });
     const unreachable = await scrape(`${node.url}/metrics`, credentials());
     // Then the store stopped (as the node stops it at shutdown, so not restarted): requests answer 503.
     await (node.embedded as EmbeddedCouch).stop();

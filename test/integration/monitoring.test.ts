@@ -78,7 +78,7 @@ describe('/metrics', function () {
   it('counts distribution runs per destination with documents sent and duration, and inbound processing at the destination', async () => {
     const destination = b.node.publicUrl;
     const sourceBefore = await metricsOf(a);
-    expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+    expect((await distribute(a)).body).to.include({ OK: true, error: '' });
     await settled(b, 4);
     const source = await metricsOf(a);
     const sent = (scrape_: typeof source): number => scrape_.value('lr_distribution_documents_sent_total', { destination });
@@ -144,7 +144,7 @@ describe('/metrics', function () {
       await connectNodes(a, { ...b, node: { ...b.node, publicUrl: peer.url } }, { credentials: false });
       const before = await metricsOf(a);
       await b.node.close();
-      expect((await distribute(a)).body).to.deep.equal({ OK: true, error: '' });
+      expect((await distribute(a)).body).to.include({ OK: true, error: '' });
       expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
       const toPeer = (await getJson(`${a.node.url}/status`)).body.outbound as Record<string, Record<string, unknown>>;
       expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed', docs_written: 0, reason: '4 documents were not written' });
