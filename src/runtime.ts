@@ -6,9 +6,9 @@ import { answerClientError } from './http/client-error.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { PROJECT_ROOT } from './config/project-root.js';
 import { CONFIG_DEFAULTS, ConfigError, defaultNodeConfig, validateNodeConfig, type AppConfig, type NodeConfig, type StartConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
@@ -27,7 +27,7 @@ import { listenMonitoring } from './monitoring-app.js';
 import { namingSetting } from './errors/exit-codes.js';
 import { refuseDataDirInUse } from './embedded/data-dir-in-use.js';
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '..' : '../..');
+export { PROJECT_ROOT } from './config/project-root.js';
 
 export interface RunningNode {
   url: string;

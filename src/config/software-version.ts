@@ -4,10 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './project-root.js';
 
-// src/config/ from the sources, dist/src/config/ once built: package.json is at the project root either way.
-const PACKAGE_JSON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.endsWith('.ts') ? '../..' : '../../..', 'package.json');
+const PACKAGE_JSON = path.join(PROJECT_ROOT, 'package.json');
 
 export function softwareVersion(): string {
   const { version } = JSON.parse(fs.readFileSync(PACKAGE_JSON, 'utf8')) as { version?: unknown };
