@@ -16,7 +16,7 @@ const BUILT = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 /** `npm run build` unless dist/ is newer than every TypeScript file of src/ (the tests drive the built binary). */
 export function ensureBuilt(): void {
   if (fs.existsSync(BUILT) && fs.statSync(BUILT).mtimeMs >= newestSource(path.join(ROOT, 'src'))) return;
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`build failed: ${result.stdout}${result.stderr}`);
 }
 
