@@ -9,26 +9,10 @@ import fs from 'node:fs';
 import process from 'node:process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newestSource } from './newest-source.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = path.join(root, 'dist', 'src', 'cli', 'main.js');
-
-/** The newest modification time of the TypeScript files under `dir` (ms); 0 without any (an image with dist/ alone). */
-function newestSource(dir) {
-  let newest = 0;
-  let entries;
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 const fromSource = process.env.LR_NODE_FROM_SOURCE === '1';
 // tsc writes every output at each build, so the CLI's own output dates the build.

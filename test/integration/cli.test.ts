@@ -1,4 +1,5 @@
 /** lr-node as a child process against a real node: publish signed, harvest back identical, verify, errors and exit codes. */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -163,6 +164,21 @@ describe('lr-node (the command line)', function () {
     } finally {
       fs.utimesSync(built, mtime, mtime);
     }
+  });
+
+  it('npm run build removes from dist/ the output of a module moved or deleted since, and the built CLI runs', async () => {
+    // What a dist/ built before a module moved holds (src/config/stored-config.ts once was).
+    const leftOver = [path.join(ROOT, 'dist', 'src', 'config', 'moved-away.js'), path.join(ROOT, 'dist', 'src', 'gone', 'deleted.js')];
+    for (const file of leftOver) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'export {};\n');
+    }
+    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    expect(build.status, `${build.stdout}${build.stderr}`).to.equal(0);
+    for (const file of leftOver) expect(fs.existsSync(file), file).to.equal(false);
+    expect(fs.existsSync(path.join(ROOT, 'dist', 'src', 'gone'))).to.equal(false);
+    const run = await lrNode(['--version']);
+    expect({ code: run.code, stderr: run.stderr }).to.deep.equal({ code: 0, stderr: '' });
   });
 
   it('--help of every command and subcommand exits 0 and names each of its options', async () => {

@@ -8,23 +8,15 @@ import http from 'node:http';
 import path from 'node:path';
 import { storeEnvOf } from './store.js';
 import { ROOT, exitOf } from './process.js';
+import { newestSource } from '../../bin/newest-source.js';
 
 export const BIN = path.join(ROOT, 'bin', 'lr-node.js');
 const BUILT = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** `npm run build` unless dist/ is newer than every file of src/ (the tests drive the built binary). */
+/** `npm run build` unless dist/ is newer than every TypeScript file of src/ (the tests drive the built binary). */
 export function ensureBuilt(): void {
   if (fs.existsSync(BUILT) && fs.statSync(BUILT).mtimeMs >= newestSource(path.join(ROOT, 'src'))) return;
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`build failed: ${result.stdout}${result.stderr}`);
 }
 

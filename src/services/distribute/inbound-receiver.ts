@@ -12,6 +12,7 @@ import type { DistributionRepository } from '../../storage/distribution-outbound
 import type { StoredDoc } from '../../storage/documents.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { InboundResult, InboundService } from './inbound.service.js';
+import { rejectionReasons } from './rejection-summary.js';
 
 const STATUS_EVERY_MS = 2000;
 
@@ -37,7 +38,10 @@ export class InboundReceiver {
       if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flush();
     }
     const level = result.rejected.length > 0 || result.failed.length > 0 ? 'info' : 'debug';
-    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, rejected: result.rejected.length, retried: result.failed.length }, 'incoming documents processed');
+    // The reasons at the same level as the counts, bounded (rejection-summary.ts); every refusal
+    // in full only at debug.
+    const reasons = result.rejected.length > 0 ? rejectionReasons(result.rejected) : {};
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, rejected: result.rejected.length, retried: result.failed.length, ...reasons }, 'incoming documents processed');
     for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
     return result;
   }
