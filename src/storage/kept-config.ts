@@ -58,5 +58,5 @@ export async function refuseStaleKeptConfig(repo: NodeRepository, recorded: Reco
   await seed(dryRun);
   const stale = [...dryRun.wouldChange].filter(([id, stored]) => (stored ? contentDigest(stored) : undefined) !== recorded[id]).map(([id]) => id);
   if (stale.length === 0) return;
-  throw new ConfigError('CONFIG', `unset, and node documents that the CONFIG kept in the node database would rewrite were changed since the start that kept it, by a start that keeps no CONFIG (an earlier version's, given another CONFIG after a rollback) or an edit in the store (${stale.join(', ')}): applying the kept CONFIG would undo that silently. Start once with CONFIG=FILE, the configuration the node is to have, or CONFIG=defaults; later starts without CONFIG keep it`);
+  throw new ConfigError('CONFIG', `unset, and node documents that the CONFIG kept in the node database would rewrite were changed since the start that kept it, by a start that keeps no CONFIG (an earlier version's, given another CONFIG after a rollback) or an edit in the store (${stale.join(', ')}): applying the kept CONFIG would undo that silently. Start once with CONFIG=FILE, the configuration the node is to have (lr-node config show prints the kept one), or CONFIG=defaults; later starts without CONFIG keep it`);
 }

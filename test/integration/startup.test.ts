@@ -264,7 +264,7 @@ describe('start-up', () => {
     };
     await startEarlierVersion(keptA);
     const refused = await startTestNode({ dataDir: keptDir, env: publicUrl }).then((started) => started.stop(), (error: Error) => error.message);
-    expect(refused).to.equal(`configuration error: CONFIG: unset, and node documents that the CONFIG kept in the node database would rewrite were changed since the start that kept it, by a start that keeps no CONFIG (an earlier version's, given another CONFIG after a rollback) or an edit in the store (node_description, ${connectionId('http://a.example.org')}, ${connectionId('http://b.example.org')}): applying the kept CONFIG would undo that silently. Start once with CONFIG=FILE, the configuration the node is to have, or CONFIG=defaults; later starts without CONFIG keep it`);
+    expect(refused).to.equal(`configuration error: CONFIG: unset, and node documents that the CONFIG kept in the node database would rewrite were changed since the start that kept it, by a start that keeps no CONFIG (an earlier version's, given another CONFIG after a rollback) or an edit in the store (node_description, ${connectionId('http://a.example.org')}, ${connectionId('http://b.example.org')}): applying the kept CONFIG would undo that silently. Start once with CONFIG=FILE, the configuration the node is to have (lr-node config show prints the kept one), or CONFIG=defaults; later starts without CONFIG keep it`);
     // The refused start wrote nothing: B's documents are as B's start left them.
     node = await startTestNode({ dataDir: keptDir, nodeConfig: configB, env: publicUrl });
     await node.stop();
