@@ -97,10 +97,10 @@ async function nodeConfigOf(start: StartConfig, couch: Couch, names: DatabaseNam
     return start.given.node;
   }
   const nodes = new NodeRepository(couch, names);
-  const kept = await nodes.givenConfig();
+  const kept = await nodes.keptConfig();
   if (kept) {
     logger.info('CONFIG is unset: the node applies the CONFIG an earlier start was given (kept in the node database); start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults');
-    return validateNodeConfig(kept, KEPT_CONFIG_SOURCE);
+    return validateNodeConfig(kept.config, KEPT_CONFIG_SOURCE);
   }
   if (await nodes.hasStarted()) {
     logger.warn('CONFIG is unset and this store keeps no CONFIG of an earlier start (versions before this one kept none): the defaults apply, as they did then; start once with CONFIG=FILE and later starts without CONFIG keep it');

@@ -1,5 +1,5 @@
 /**
- * lr-node: the command line of operators (start, status, services, account, destination, distribute),
+ * lr-node: the command line of operators (start, status, services, account, destination, config, distribute),
  * publishers (publish, verify) and harvesters (harvest), on commander.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -21,6 +21,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './http-client.js';
 // `lr-node status` or `--help` starts quickly.
 const start = async (options: { sampleData: boolean }): Promise<void> => (await import('./commands/start.js')).start(options);
 const account = async (action: AccountAction, name: string | undefined, options: AccountOptions): Promise<void> => (await import('./commands/account.js')).account(action, name, options);
+const showConfig = async (): Promise<void> => (await import('./commands/config.js')).showConfig();
 const destination = async (action: DestinationAction, url: string | undefined, options: DestinationOptions): Promise<void> => (await import('./commands/destination.js')).destination(action, url, options);
 const publish = async (options: PublishOptions): Promise<ExitCode> => (await import('./commands/publish.js')).publish(options);
 const verify = async (options: VerifyOptions): Promise<ExitCode> => (await import('./commands/verify.js')).verify(options);
@@ -136,6 +137,10 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .action(run('destination', (url: string) => destination('remove', url, {})));
   destinations.command('list').description('each destination with credentials, and its user (never the password)').option('--json', 'as JSON')
     .action(run('destination', (options: { json?: boolean }) => destination('list', undefined, { json: options.json === true })));
+
+  program.command('config').description('the CONFIG kept in the node database (run where the node\'s DATA_DIR or COUCHDB_URL is)')
+    .command('show').description('print the CONFIG an earlier start was given, which a start without CONFIG applies, as JSON: edit it and start with CONFIG=FILE')
+    .action(run('config', () => showConfig()));
 
   withCredentials(withCommon(program.command('publish')), 'publisher')
     .description('publish documents in batches within the node\'s doc_limit and msg_size_limit; resumable')

@@ -9,8 +9,9 @@ import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import { databaseByKey, type DatabaseNames } from './databases.js';
 import { RETIRED_DESIGN_DOCS, type DesignDocFile } from './design-docs.js';
-import { getOrUndefined, type StoredDoc } from './documents.js';
-import { NodeRepository, NODE_STATUS_ID, type NodeKeys } from './node-repository.js';
+import { contentDigest, getOrUndefined, type StoredDoc } from './documents.js';
+import { NodeRepository, NODE_STATUS_ID, type NodeDb, type NodeKeys } from './node-repository.js';
+import { refuseStaleKeptConfig, type SeedTarget } from './kept-config.js';
 import type { NodeConfig } from '../config/index.js';
 import {
   buildNodeDescription, buildCommunityDescription, buildNetworkDescription, buildNetworkPolicy,
@@ -144,15 +145,17 @@ async function retiredDesignDocsStored(couch: Couch, names: DatabaseNames, retir
 /**
  * The node documents CONFIG and PUBLIC_URL describe, written when they differ from the stored
  * ones. Returns the ids of stored documents this start changed: several processes serving one
- * node share these documents, so a start with other settings changes them for every process.
+ * node share these documents, so a start with other settings changes them for every process;
+ * and `left`, each document as this start left it (kept-config.ts). `repo` may be a dry run.
  */
-async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): Promise<{ nodeId: string; changed: string[] }> {
+async function seedNodeDocuments(input: BootstrapInput, repo: SeedTarget): Promise<{ nodeId: string; changed: string[]; left: Record<string, string> }> {
   const { config, publicUrl } = input;
   const changed: string[] = [];
-  const reconcile = async (db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> => {
-    const method = db === 'node' ? 'reconcileNodeDoc' : db === 'community' ? 'reconcileCommunityDoc' : 'reconcileNetworkDoc';
-    const { doc, replaced } = await repo[method](id, build);
+  const left: Record<string, string> = {};
+  const reconcile = async (db: NodeDb, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<StoredDoc> => {
+    const { doc, replaced } = await repo.reconcile(db, id, build);
     if (replaced) changed.push(id);
+    left[id] = contentDigest(doc);
     return doc;
   };
   const node = await reconcile('node', NODE_DESCRIPTION_ID, (existing) =>
@@ -182,7 +185,7 @@ async function seedNodeDocuments(input: BootstrapInput, repo: NodeRepository): P
     await reconcile('node', serviceDocId(entry), (existing) =>
       buildServiceDescription(entry, config, publicUrl, typeof existing?.service_id === 'string' ? existing.service_id : newId()));
   }
-  return { nodeId, changed };
+  return { nodeId, changed, left };
 }
 
 async function recordStart(repo: NodeRepository): Promise<void> {
@@ -197,6 +200,10 @@ async function recordStart(repo: NodeRepository): Promise<void> {
 }
 
 export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
+  const repo = new NodeRepository(input.couch, input.names);
+  // Before anything is written: a refused start leaves the store as it found it.
+  const kept = input.given ? undefined : await repo.keptConfig();
+  if (kept?.descriptions) await refuseStaleKeptConfig(repo, kept.descriptions, (target) => seedNodeDocuments(input, target));
   const createdDatabases = await ensureDatabases(input.couch, input.names);
   const pushedDesignDocs = await pushDesignDocs(input.couch, input.names, input.designDocs);
   // During a rolling upgrade, processes of the earlier version still read the retired design
@@ -206,15 +213,16 @@ export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult>
   if (keptRetiredDesignDocs.length > 0) {
     input.logger.warn({ keptRetiredDesignDocs }, 'retired design docs left in place (RETIRE_DESIGN_DOCS=off): CouchDB keeps indexing them after writes; start a process with RETIRE_DESIGN_DOCS=on once no earlier version serves this CouchDB');
   }
-  const repo = new NodeRepository(input.couch, input.names);
-  const { nodeId, changed } = await seedNodeDocuments(input, repo);
+  const { nodeId, changed, left } = await seedNodeDocuments(input, repo);
   if (changed.length > 0) {
     // Expected after editing CONFIG; otherwise another process serving this node was started
     // with other settings, and the last one to start decides for all (docs/scaling.md).
     input.logger.warn({ changed }, 'this start changed node documents an earlier start wrote (CONFIG, PUBLIC_URL or the defaults of the version running differ from what it wrote): every process serving this node now uses the new ones; start them all with the same settings');
   }
-  // Kept once the documents it describes are written: a CONFIG that fails before is not kept.
-  if (input.given) await repo.keepGivenConfig(input.given);
+  // Kept once the documents it describes are written: a CONFIG that fails before is not kept. A
+  // start that applied the kept CONFIG records what it left too (its PUBLIC_URL, this version's
+  // defaults), or the next start would take its own writes for another's (kept-config.ts).
+  if (input.given || kept) await repo.keepConfig(input.given, left);
   await repo.createNodeKeysOnce(() => input.generateKeys(input.config.node.node_name, nodeId));
   const secrets = await repo.secretsOnce(() => ({ token_secret: randomBytes(32).toString('hex') }));
   await recordStart(repo);

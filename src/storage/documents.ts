@@ -1,4 +1,5 @@
 /** Small typed helpers over one nano database: read-or-undefined, reconcile, create once. */
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { DocumentScope } from 'nano';
 import { isNotFound, mapCouchError } from './couch.js';
@@ -27,10 +28,26 @@ function withoutRev(doc: StoredDoc): Record<string, unknown> {
  * top-level key names as JSON.stringify's allow-list dropped every nested key, since the list
  * applies at each depth: a CONFIG change inside `node_policy` or a `service_data` was never written.
  */
-function sameContent(a: StoredDoc, b: StoredDoc): boolean {
+export function sameContent(a: StoredDoc, b: StoredDoc): boolean {
   // As stored: JSON drops a key whose value is undefined, which a built document may hold.
   const stored = (doc: StoredDoc): unknown => JSON.parse(JSON.stringify(withoutRev(doc)));
   return isDeepStrictEqual(stored(a), stored(b));
+}
+
+/** JSON with every object's keys sorted, at every depth: one text for one content, whatever the key order. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${sortedJson(item)}`).join(',')}}`;
+}
+
+/**
+ * A digest of a document's content as stored (without `_rev`), equal for equal content as
+ * sameContent judges it: a stored and a built document compare by their digests.
+ */
+export function contentDigest(doc: StoredDoc): string {
+  return createHash('sha256').update(sortedJson(JSON.parse(JSON.stringify(withoutRev(doc))))).digest('hex');
 }
 
 /** A reconciled document, and whether this call replaced a stored version that had other content. */

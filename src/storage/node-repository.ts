@@ -27,6 +27,16 @@ export const NODE_KEYS_ID = 'node_keys';
 export const NODE_SECRETS_ID = 'node_secrets';
 const LEGACY_IDS: Record<string, string> = { [NODE_KEYS_ID]: '_local/node_keys', [NODE_SECRETS_ID]: '_local/node_secrets' };
 
+/** The databases of the node's own documents. */
+export type NodeDb = 'node' | 'community' | 'network';
+
+/**
+ * The node_config document: the CONFIG a start was given, as written, and `descriptions`, the
+ * content digest of each node document the last start that applied it left (by id; absent in a
+ * node_config an earlier version of this code wrote).
+ */
+export interface KeptConfig { config: Record<string, unknown>; descriptions?: Record<string, string> }
+
 export interface NodeKeys { publicKey: string; privateKey: string; fingerprint: string }
 
 /** The node, community and network databases' followed documents (one _changes feed each). */
@@ -47,11 +57,11 @@ export class NodeRepository {
     this.network = couch.use(names.network);
   }
 
-  private read(db: 'node' | 'community' | 'network', id: string): Promise<StoredDoc | undefined> {
+  private read(db: NodeDb, id: string): Promise<StoredDoc | undefined> {
     return this.followed ? this.followed[db].get(id) : getOrUndefined(this[db], id);
   }
 
-  private changed(db: 'node' | 'community' | 'network', id: string): void {
+  private changed(db: NodeDb, id: string): void {
     this.followed?.[db].changed(id);
   }
 
@@ -117,14 +127,20 @@ export class NodeRepository {
   }
 
   /** The CONFIG an earlier start was given, as written (kept by storage/bootstrap.ts), or undefined. */
-  async givenConfig(): Promise<Record<string, unknown> | undefined> {
+  async keptConfig(): Promise<KeptConfig | undefined> {
     const doc = await getOrUndefined(this.node, NODE_CONFIG_ID);
-    return doc && typeof doc.config === 'object' && doc.config !== null ? doc.config as Record<string, unknown> : undefined;
+    if (!doc || typeof doc.config !== 'object' || doc.config === null) return undefined;
+    const descriptions = typeof doc.descriptions === 'object' && doc.descriptions !== null ? doc.descriptions as Record<string, string> : undefined;
+    return { config: doc.config as Record<string, unknown>, ...(descriptions ? { descriptions } : {}) };
   }
 
-  /** Keeps the CONFIG this start was given, for later starts without CONFIG (runtime.ts). */
-  async keepGivenConfig(given: Record<string, unknown>): Promise<void> {
-    await this.reconcileNodeDoc(NODE_CONFIG_ID, () => ({ _id: NODE_CONFIG_ID, doc_type: 'node_config', config: given }));
+  /**
+   * Keeps the CONFIG this start was given (undefined: the one kept already, which a start without
+   * CONFIG applied) for later starts without CONFIG (runtime.ts), with the node documents as this
+   * start left them (storage/kept-config.ts).
+   */
+  async keepConfig(given: Record<string, unknown> | undefined, descriptions: Record<string, string>): Promise<void> {
+    await this.reconcileNodeDoc(NODE_CONFIG_ID, (existing) => ({ _id: NODE_CONFIG_ID, doc_type: 'node_config', config: given ?? existing?.config, descriptions }));
   }
 
   /** Whether a node has started on this store: its node description exists (its databases may not). */
@@ -144,7 +160,8 @@ export class NodeRepository {
     return this.reconcile('network', id, build);
   }
 
-  private async reconcile(db: 'node' | 'community' | 'network', id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
+  /** Writes `build(existing)` unless the stored document has that content (documents.ts reconcileDoc). */
+  async reconcile(db: NodeDb, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
     try {
       return await reconcileDoc(this[db], id, build);
     } finally {
@@ -162,6 +179,11 @@ export class NodeRepository {
     } finally {
       this.changed('node', id);
     }
+  }
+
+  /** A document as stored now, never from memory. */
+  storedDoc(db: NodeDb, id: string): Promise<StoredDoc | undefined> {
+    return getOrUndefined(this[db], id);
   }
 
   async cachedKey(id: string): Promise<{ url: string; keys: string[]; fetched: string } | undefined> {

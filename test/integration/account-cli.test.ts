@@ -1,13 +1,14 @@
 /**
  * npm run account and lr-node account: the command-line account tool, against a running node and
- * against a stopped one, and its refusal of a store no node has started on.
+ * against a stopped one, and its refusal of a store no node has started on; lr-node config show,
+ * which reaches the store the same way.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT, startMain, exitOf, type NodeProcess } from '../support/process.js';
-import { tempDir, basicAuth, postJson, getJson } from '../support/node.js';
+import { tempDir, basicAuth, postJson, getJson, startTestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { onCouchDB, prefixFor, storeEnv, storeEnvOf, testCouchAdmin, TEST_COUCHDB_URL } from '../support/store.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
@@ -214,6 +215,39 @@ describe('lr-node account remove', function () {
 // The suite's CouchDB requires credentials (require_valid_user, and CouchDB 3 lets only server
 // admins list databases). The commands said "CouchDB refused the node's credentials (list
 // databases)" when none were given, and not what to set.
+describe('lr-node config show', function () {
+  this.timeout(120000);
+  before(ensureBuilt);
+
+  it('prints the CONFIG kept in the node database as JSON, which starts the node as CONFIG=FILE; says when none is kept (exit 1)', async () => {
+    const dataDir = tempDir();
+    let node = await startTestNode({ dataDir });
+    await node.stop();
+    const none = await lrNode(['config', 'show'], { env: { DATA_DIR: dataDir } });
+    expect({ code: none.code, stdout: none.stdout, stderr: none.stderr }).to.deep.equal({ code: 1, stdout: '', stderr: `${storeLine('config', dataDir, 'stopped')}config: no CONFIG is kept in the node database: no start of this node was given CONFIG=FILE or CONFIG=defaults since its upgrade to a version that keeps one, and a start without CONFIG applies the defaults\n` });
+    const given = { node: { node_name: 'Shown' }, services: { harvest: { service_data: { doc_limit: 5 } } } };
+    const publicUrl = 'http://shown.example.org'; // the same at both starts, which bind other ports
+    node = await startTestNode({ dataDir, nodeConfig: given, env: { PUBLIC_URL: publicUrl } });
+    try {
+      const shown = await lrNode(['config', 'show'], { env: { DATA_DIR: dataDir } });
+      expect({ code: shown.code, stderr: shown.stderr }).to.deep.equal({ code: 0, stderr: storeLine('config', dataDir, 'running') });
+      expect(shown.stdout).to.equal(`${JSON.stringify(given, null, 2)}\n`);
+      fs.writeFileSync(path.join(dataDir, 'shown.json'), shown.stdout);
+    } finally {
+      await node.stop();
+    }
+    node = await startTestNode({ dataDir, env: { PUBLIC_URL: publicUrl, CONFIG: path.join(dataDir, 'shown.json') } });
+    try {
+      expect((await getJson(`${node.url}/status`)).body.node_name).to.equal('Shown');
+      expect(node.logs.filter((line) => line.includes('this start changed node documents'))).to.deep.equal([]);
+    } finally {
+      await node.stop();
+    }
+    const stopped = await lrNode(['config', 'show'], { env: { DATA_DIR: dataDir } });
+    expect({ code: stopped.code, stdout: JSON.parse(stopped.stdout) as unknown, stderr: stopped.stderr }).to.deep.equal({ code: 0, stdout: given, stderr: storeLine('config', dataDir, 'stopped') });
+  });
+});
+
 (onCouchDB ? describe : describe.skip)('lr-node account and destination against a CouchDB URL without credentials', function () {
   this.timeout(120000);
   before(ensureBuilt);

@@ -185,7 +185,7 @@ describe('lr-node (the command line)', function () {
     const common = ['--json', '--retries <n>', '--timeout <seconds>'];
     const credentials = ['-u, --user <name>', '--password <password>', '--password-stdin'];
     const expected: [string[], string[]][] = [
-      [[], ['start', 'status', 'services', 'account', 'publish', 'harvest', 'distribute', 'verify']],
+      [[], ['start', 'status', 'services', 'account', 'destination', 'config', 'publish', 'harvest', 'distribute', 'verify']],
       [['start'], ['--sample-data']],
       [['status'], ['<url>', ...common]],
       [['services'], ['<url>', ...common]],
@@ -196,6 +196,8 @@ describe('lr-node (the command line)', function () {
       [['account', 'disable'], ['<name>']],
       [['account', 'enable'], ['<name>']],
       [['account', 'remove'], ['<name>']],
+      [['config'], ['show']],
+      [['config', 'show'], []],
       [['publish'], ['<url>', '<files...>', ...common, ...credentials, '--sign-key <file>', '--key-location <url>', '--state <file>', '--report <file>', '--batch-size <n>']],
       [['harvest'], ['<url>', ...common, '-o, --out <file>', '--via <protocol>', '--prefix <metadataPrefix>', '--from <date>', '--until <date>', '--state <file>', '--overwrite']],
       [['distribute'], ['<url>', ...common, ...credentials]],

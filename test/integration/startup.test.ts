@@ -1,7 +1,8 @@
 /** Start-up on the suite's store: databases, design docs, seeding, restart with the same DATA_DIR (and so the same DB_PREFIX on CouchDB). */
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { expect } from 'chai';
-import { startTestNode, getJson, currentStatus, tempDir } from '../support/node.js';
+import { startTestNode, getJson, currentStatus, tempDir, type TestNode } from '../support/node.js';
 import { retireDesignDocs } from '../../src/storage/bootstrap.js';
 import { AccountRepository } from '../../src/storage/account-repository.js';
 
@@ -226,6 +227,56 @@ describe('start-up', () => {
       // Deleting the filter is a change like any other: the warning lists it.
       const warning = node.logs.find((line) => line.includes('this start changed node documents'));
       expect((JSON.parse(warning ?? '{}') as { changed?: string[] }).changed).to.include.members(['node_description', 'filter_description']);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('a start without CONFIG refuses a kept CONFIG whose node documents a start that keeps none rewrote since (a rollback); its own PUBLIC_URL changes and a node_config without a record do not', async () => {
+    const keptDir = tempDir();
+    const nodeName = async (node: TestNode): Promise<unknown> => (await getJson(`${node.url}/status`)).body.node_name;
+    const changedBy = (node: TestNode): string[] | undefined => (JSON.parse(node.logs.find((line) => line.includes('this start changed node documents')) ?? '{}') as { changed?: string[] }).changed;
+    const connectionId = (url: string): string => `connection:${createHash('sha256').update(url).digest('hex').slice(0, 32)}`;
+    const configB = { node: { node_name: 'B' }, connections: [{ destination_node_url: 'http://b.example.org' }] };
+    const publicUrl = { PUBLIC_URL: 'http://one.example.org' };
+    let node = await startTestNode({ dataDir: keptDir, nodeConfig: { node: { node_name: 'A' }, connections: [{ destination_node_url: 'http://a.example.org' }] } });
+    await node.stop();
+    // Starts without CONFIG that rewrite the service descriptions (PUBLIC_URL) record what they left.
+    let keptA: Record<string, unknown> = {};
+    for (const url of ['http://one.example.org', 'http://two.example.org', 'http://one.example.org']) {
+      node = await startTestNode({ dataDir: keptDir, env: { PUBLIC_URL: url } });
+      try {
+        expect(await nodeName(node)).to.equal('A');
+        keptA = await node.couch.use(node.names.node).get('node_config') as unknown as Record<string, unknown>;
+      } finally {
+        await node.stop();
+      }
+    }
+    // An earlier version started with CONFIG=B after a rollback: B's documents, node_config untouched.
+    const startEarlierVersion = async (kept: Record<string, unknown>): Promise<void> => {
+      const earlier = await startTestNode({ dataDir: keptDir, nodeConfig: configB, env: publicUrl });
+      try {
+        const nodeDb = earlier.couch.use(earlier.names.node);
+        await nodeDb.insert({ ...kept, _rev: (await nodeDb.get('node_config'))._rev } as never);
+      } finally {
+        await earlier.stop();
+      }
+    };
+    await startEarlierVersion(keptA);
+    const refused = await startTestNode({ dataDir: keptDir, env: publicUrl }).then((started) => started.stop(), (error: Error) => error.message);
+    expect(refused).to.equal(`configuration error: CONFIG: unset, and node documents that the CONFIG kept in the node database would rewrite were changed since the start that kept it, by a start that keeps no CONFIG (an earlier version's, given another CONFIG after a rollback) or an edit in the store (node_description, ${connectionId('http://a.example.org')}, ${connectionId('http://b.example.org')}): applying the kept CONFIG would undo that silently. Start once with CONFIG=FILE, the configuration the node is to have (lr-node config show prints the kept one), or CONFIG=defaults; later starts without CONFIG keep it`);
+    // The refused start wrote nothing: B's documents are as B's start left them.
+    node = await startTestNode({ dataDir: keptDir, nodeConfig: configB, env: publicUrl });
+    await node.stop();
+    expect(changedBy(node)).to.equal(undefined);
+    // A node_config written before starts recorded their documents: applied, as it was then.
+    const { descriptions, ...withoutRecord } = keptA;
+    expect(descriptions).to.be.an('object');
+    await startEarlierVersion(withoutRecord);
+    node = await startTestNode({ dataDir: keptDir, env: publicUrl });
+    try {
+      expect(await nodeName(node)).to.equal('A');
+      expect(changedBy(node)).to.include.members(['node_description', connectionId('http://b.example.org')]);
     } finally {
       await node.stop();
     }
