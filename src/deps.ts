@@ -25,6 +25,7 @@ import { IndexPacer, StoreIndexLag } from './storage/index-pacer.js';
 import type { DesignDocFile } from './storage/design-docs.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
+import { DEFAULT_READ_AHEAD, ReadAhead } from './storage/read-ahead.js';
 import { HarvestRepository } from './storage/harvest-repository.js';
 import { OaiPmhService } from './services/oai-pmh/oai-pmh.service.js';
 import { MetadataSource } from './services/oai-pmh/metadata.js';
@@ -122,6 +123,7 @@ export function buildDeps(input: DepsInput): Deps {
     maps: new ViewMaps(input.designDocs, 'resource_data'), activity: warmer,
     // Read at call time: the metrics are built below, and the first read comes after start-up.
     onAnswer: (answer, because) => monitoring.metrics.rangeReads.inc({ answer, because: because ?? '' }),
+    readAhead: input.config.settings.readAhead ? new ReadAhead(DEFAULT_READ_AHEAD, (outcome) => monitoring.metrics.readAheadPages.inc({ outcome })) : undefined,
   });
   const resources = new ResourceRepository(input.couch, input.names, views);
   const accounts = new AccountRepository(input.couch, input.names, followed.accounts);

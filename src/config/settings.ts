@@ -38,6 +38,8 @@ export interface Settings {
   publishMaxIndexLag: number | undefined;
   /** zlib level (1-9) of gzip and deflate answers (src/http/compression.ts). */
   compressionLevel: number;
+  /** Whether the next page of a list a harvester follows is read while this one is sent (src/storage/read-ahead.ts). */
+  readAhead: boolean;
   /** Whether start-up deletes the design docs earlier versions pushed and this one retired (off during a rolling upgrade). */
   retireDesignDocs: boolean;
   /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
@@ -156,6 +158,7 @@ export const SETTINGS = [
   { key: 'compressionLevel', env: 'COMPRESSION_LEVEL', description: 'zlib level of gzip and deflate answers, 1 (fastest, the default) to 9 (smallest): each level above 1 costs node CPU on every compressed page for a few per cent fewer bytes', default: () => 1, parse: (raw, env) => {
     return wholeNumber(raw, env, { min: 1, max: 9 }, 'from 1 to 9');
   } },
+  { key: 'readAhead', env: 'READ_AHEAD', description: 'read the next page of a harvest or OAI-PMH list a harvester follows while the node sends this one: on, or off when several node processes serve one CouchDB behind a balancer that sends a harvester\'s requests to any of them (the page read ahead by one process is then mostly asked of another)', default: () => true, parse: onOrOff },
   { key: 'retireDesignDocs', env: 'RETIRE_DESIGN_DOCS', description: 'delete at start-up the design docs an earlier version pushed and this one no longer has: on, or off while processes of the earlier version still serve the same CouchDB (a rolling upgrade), which still read them', default: () => true, parse: onOrOff },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
     return wholeNumber(raw, env, { max: MAX_SIGNATURE_WORKERS }, `0-${MAX_SIGNATURE_WORKERS}`);

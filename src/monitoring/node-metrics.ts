@@ -31,6 +31,8 @@ export class NodeMetrics {
   private readonly runDuration: Histogram<'destination'>;
   /** Range reads made while documents were being written, by how they were answered (src/storage/current-reads.ts). */
   readonly rangeReads: Counter<'answer' | 'because'>;
+  /** Pages read ahead for harvesters following a list, by what became of them (src/storage/read-ahead.ts). */
+  readonly readAheadPages: Counter<'outcome'>;
   readonly gauges: {
     storeUp: Gauge; storeLatency: Gauge; documentsStored: Gauge; incomingBacklog: Gauge;
     viewLag: Gauge<'database' | 'design_doc'>; lastRun: Gauge<'destination'>; lastOutcome: Gauge<'destination' | 'outcome'>;
@@ -60,6 +62,10 @@ export class NodeMetrics {
     this.rangeReads = new Counter({
       name: `${PREFIX}range_reads_during_writes_total`, labelNames: ['answer', 'because'], registers,
       help: 'Range reads (obtain, slice, harvest, OAI-PMH pages) made while the database was being written to: answer="index" from the index as it stood with the changes not yet indexed placed in the page; answer="updated" after the store brought the index up to date, because of a long backlog, an uncertain order, a document changed again or a store error',
+    });
+    this.readAheadPages = new Counter({
+      name: `${PREFIX}read_ahead_pages_total`, labelNames: ['outcome'], registers,
+      help: 'Next pages of harvest and OAI-PMH lists read while the page before was sent (READ_AHEAD): started; taken by the harvester\'s next request; read_again (taken, but the changes since could not be placed in it); expired unasked; failed (the request read the page itself); full (not read: the pages held were at their bound)',
     });
     this.runDuration = new Histogram({ name: `${PREFIX}distribution_duration_seconds`, help: 'Duration of a distribution run to one destination', labelNames: ['destination'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers });
     this.gauges = {

@@ -7,7 +7,7 @@ import type { Couch } from './couch.js';
 import { isNotFound, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
-import type { ViewReader } from './view-reader.js';
+import type { ViewParams, ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
 
 export type ViewKey = unknown[];
@@ -31,6 +31,11 @@ function sameKey(a: ViewKey, b: ViewKey): boolean {
   return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
+/** The view read of a page: from the cursor row (inclusive; dropped by `page`) or the range's start. */
+function pageParams(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): ViewParams {
+  return { startkey: after ?? range.start, endkey: range.end, inclusive_end: true, limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs };
+}
+
 export class HarvestRepository {
   private readonly db: Db;
 
@@ -43,10 +48,7 @@ export class HarvestRepository {
    * whether more rows follow. Reads `limit + 1` (+1 for the cursor row) in one request.
    */
   async page(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): Promise<{ rows: HarvestRow[]; more: boolean }> {
-    const result = await this.views.readCurrent(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, {
-      startkey: after ?? range.start, endkey: range.end, inclusive_end: true,
-      limit: limit + 1 + (after ? 1 : 0), include_docs: includeDocs,
-    });
+    const result = await this.views.readCurrent(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, pageParams(range, after, limit, includeDocs));
     let rows: HarvestRow[] = result.rows.map((row) => ({
       key: row.key as unknown as ViewKey, id: row.id, deleted: isDeletedRow(row),
       ...(includeDocs && row.doc ? { doc: row.doc as unknown as StoredDoc } : {}),
@@ -55,6 +57,11 @@ export class HarvestRepository {
     if (after && first && sameKey(first.key, after)) rows = rows.slice(1);
     else if (after) rows = rows.slice(0, limit + 1);
     return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  /** Starts reading the `page` a request is expected to ask for next (read-ahead.ts); that request takes it. */
+  readAhead(range: ViewRange, after: ViewKey, limit: number, includeDocs: boolean): void {
+    this.views.readAhead(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, pageParams(range, after, limit, includeDocs));
   }
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */

@@ -19,6 +19,7 @@ import { BacklogRows, revisions } from './backlog-rows.js';
 import { BacklogFeed } from './backlog-feed.js';
 import { seqNumber } from './index-state.js';
 import type { ViewMaps } from './view-maps.js';
+import type { ReadAhead } from './read-ahead.js';
 
 export interface ViewParams {
   startkey?: unknown;
@@ -57,11 +58,25 @@ export type CurrentAnswer = 'index' | 'updated';
 /** Why a page was read again up to date: a backlog too long, an order or rows not known for certain, a document changed again, a store error. */
 export type UpdatedBecause = 'long_backlog' | 'uncertain' | 'changed_again' | 'store_error';
 
-export interface CurrentReads { maps: ViewMaps; activity: WriteActivity; onAnswer?: (answer: CurrentAnswer, because?: UpdatedBecause) => void }
+export interface CurrentReads {
+  maps: ViewMaps;
+  activity: WriteActivity;
+  onAnswer?: (answer: CurrentAnswer, because?: UpdatedBecause) => void;
+  /** Pages read before their request (read-ahead.ts); undefined: READ_AHEAD=off. */
+  readAhead?: ReadAhead;
+}
+
+/** The database's update_seq, or undefined when the store does not answer (the caller then asks for the changes). */
+function databaseSeq(db: DocumentScope<unknown>, signal: AbortSignal): Promise<unknown> {
+  return (abortableRequest(db.server, { db: db.config.db }, signal) as Promise<{ update_seq?: unknown }>)
+    .then((info) => info.update_seq, () => undefined);
+}
 
 export class ViewReader {
   private readonly backlogRows: BacklogRows | undefined;
   private readonly backlogFeed = new BacklogFeed();
+  /** Whether the store's sequences are counters (fromReadAhead), once a page read ahead has shown it. */
+  private counterSeqs: boolean | undefined;
 
   constructor(private readonly waitMs: number, private readonly current?: CurrentReads) {
     this.backlogRows = current ? new BacklogRows(current.maps) : undefined;
@@ -74,10 +89,14 @@ export class ViewReader {
    */
   async readCurrent<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<V>> {
     const current = this.current;
-    if (!current || params.keys || params.stale || current.activity.indexesLikelyCurrent() || !current.maps.has(ddoc, view)) {
-      return this.read<V>(db, what, ddoc, view, params);
-    }
+    if (!current || params.keys || params.stale || !current.maps.has(ddoc, view)) return this.read<V>(db, what, ddoc, view, params);
     const deadline = AbortSignal.timeout(this.waitMs);
+    const early = current.readAhead?.take<ViewResult<V>>(db.config.db, ddoc, view, params);
+    if (early) {
+      const answer = await this.fromReadAhead<V>(db, `${ddoc}/${view}`, params, early, current, deadline);
+      if (answer) return answer;
+    }
+    if (current.activity.indexesLikelyCurrent()) return this.read<V>(db, what, ddoc, view, params, deadline);
     const asIndexed = await this.read<V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
     const rows = await this.rebuiltFromBacklog(db, `${ddoc}/${view}`, params, asIndexed, current.activity, deadline);
     if (Array.isArray(rows)) {
@@ -87,6 +106,40 @@ export class ViewReader {
     }
     current.onAnswer?.('updated', rows);
     return this.read<V>(db, what, ddoc, view, params, deadline);
+  }
+
+  /**
+   * A page read before this request arrived (read-ahead.ts), as of the request: as it was read
+   * when the database has not changed since (its sequence, read now, is the one the page was read
+   * at), else with the changes since placed in it, as during writes; undefined when neither is
+   * certain (the caller reads it again). The database's sequence is asked for at once, while the
+   * page may still be being read, so it adds no wait to the request; only a store whose
+   * sequences are counters (the embedded store's) can be compared that way: CouchDB's are
+   * opaque, summed over shards and copies, and there the changes are asked for instead.
+   */
+  private async fromReadAhead<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, early: Promise<ViewResult<V> | undefined>, current: CurrentReads, deadline: AbortSignal): Promise<ViewResult<V> | undefined> {
+    const seqNow = this.counterSeqs === false ? undefined : databaseSeq(db, deadline);
+    const page = await early;
+    if (!page) return undefined;
+    const since = page.update_seq;
+    this.counterSeqs = typeof since === 'number';
+    const unchanged = typeof since === 'number' && await seqNow === since;
+    const rows = unchanged ? page.rows : await this.rebuiltFromBacklog(db, view, params, page, current.activity, deadline);
+    current.readAhead?.onOutcome(Array.isArray(rows) ? 'taken' : 'read_again');
+    if (!Array.isArray(rows)) return undefined;
+    delete page.update_seq;
+    return { ...page, rows };
+  }
+
+  /**
+   * Reads a range the node expects a request for soon (the next page of a list a harvester
+   * follows), as the first step of `readCurrent` reads it: the index as it stands and the
+   * sequence it has reached. A no-op with READ_AHEAD=off or for a view the node cannot rebuild.
+   */
+  readAhead(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): void {
+    const current = this.current;
+    if (!current?.readAhead || params.keys || params.stale || !current.maps.has(ddoc, view)) return;
+    current.readAhead.offer(db.config.db, ddoc, view, params, () => this.read(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }));
   }
 
   /** The page as an up-to-date read would answer it, rebuilt from the index as it stood and the backlog (current-reads.ts). */

@@ -51,6 +51,18 @@ export async function selectPage(store: HarvestRepository, selection: Selection,
   }
 }
 
+/**
+ * Starts reading the page `selectPage(store, selection, after, size, includeDocs, …)` will read
+ * first, for a harvester following a list by its tokens: one that has resumed a list once is
+ * likely to ask for the next page, whose read then overlaps the sending of this one
+ * (src/storage/read-ahead.ts). A first page is not read ahead: an incremental harvest (`from`
+ * yesterday) mostly ends there.
+ */
+export function readAheadPage(store: HarvestRepository, selection: Selection, after: ViewKey, size: number, includeDocs: boolean): void {
+  if (selection.from !== undefined && selection.from > selection.until) return;
+  store.readAhead(rangeOf(selection), after, size, includeDocs);
+}
+
 /** The oldest harvestable node_timestamp (Identify earliestDatestamp), or undefined when none. */
 export async function earliestTimestamp(store: HarvestRepository, earliestBound: string | undefined, showDeleted: boolean): Promise<string | undefined> {
   const selection: Selection = { schema: undefined, from: earliestBound, until: '9999-12-31T23:59:59.999999Z' };

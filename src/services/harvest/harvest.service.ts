@@ -17,7 +17,7 @@ import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-re
 import { headerOf, headerOfDoc, type RecordHeader } from './harvest-records.js';
 import { isDeleted, publicForm } from '../../domain/resource-document.js';
 import { resolveIdentifier } from './harvest-lookup.js';
-import { earliestTimestamp, selectPage, selectionOf } from './harvest-selection.js';
+import { earliestTimestamp, readAheadPage, selectPage, selectionOf } from './harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from './harvest-paging.js';
 import { loadHarvestSettings, type HarvestSettings } from './harvest-settings.js';
 import { WHOLE_LIST_CHUNK, wholeList, type WholeList } from './harvest-whole-list.js';
@@ -106,6 +106,8 @@ export class HarvestService {
       ? { record: record(row.doc) }
       : { header: headerOf(row.id, String(row.key[0]), row.deleted, RECORD_GRANULARITY) });
     if (!settings.flowControl) return wholeList(verb, this.store, state.selection, page, item, withDocs, showDeleted);
+    // A resumed list is likely followed on: the next request's selectPage starts with this read.
+    if (token !== undefined && page.more && page.last) readAheadPage(this.store, state.selection, page.last, size, withDocs);
     const items = page.rows.map(item);
     const body: Body = { [verb]: items };
     if (page.more && page.last) body.resumption_token = encodeContinuation(this.tokens, service, state, page.last, count + page.rows.length);

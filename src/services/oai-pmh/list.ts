@@ -11,7 +11,7 @@ import type { OaiBody, OaiHeader, OaiRecord, OaiToken } from '../../protocol/oai
 import { checkDateRange, responseDate } from '../harvest/harvest-dates.js';
 import { headerOf } from '../harvest/harvest-records.js';
 import { publicForm } from '../../domain/resource-document.js';
-import { selectPage, selectionOf } from '../harvest/harvest-selection.js';
+import { readAheadPage, selectPage, selectionOf } from '../harvest/harvest-selection.js';
 import { decodeContinuation, encodeContinuation, type ListState } from '../harvest/harvest-paging.js';
 import type { HarvestRow } from '../../storage/harvest-repository.js';
 import { BadArgument, BadResumptionToken, NoRecordsMatch, NoSetHierarchy } from './oai-errors.js';
@@ -109,6 +109,8 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   let token: OaiToken | undefined;
   const resumeKey = resumeAfter ?? items.at(-1)?.row.key;
   if (more && resumeKey) {
+    // The next request's collect() starts with this read (a resumed list is likely followed on).
+    if (resumed) readAheadPage(context.store, state.selection, resumeKey, size + 2, true);
     const value = encodeContinuation(context.tokens, service, state, resumeKey, count + items.length);
     token = { value, cursor: count, expirationDate: responseDate(new Date(context.clock().getTime() + TOKEN_LIFETIME_MS)) };
   } else if (resumed || count > 0) {
