@@ -65,7 +65,7 @@ export class NodeMetrics {
     });
     this.readAheadPages = new Counter({
       name: `${PREFIX}read_ahead_pages_total`, labelNames: ['outcome'], registers,
-      help: 'Next pages of harvest and OAI-PMH lists read while the page before was sent (READ_AHEAD): started; taken by the harvester\'s next request; read_again (taken, but the changes since could not be placed in it); expired unasked; failed (the request read the page itself); full (not read: the pages held were at their bound)',
+      help: 'Next pages of harvest, OAI-PMH and obtain lists read while the page before was sent (READ_AHEAD): started; taken by the harvester\'s next request; read_again (taken, but the changes since could not be placed in it); expired unasked; failed (the request read the page itself); full (not read: the pages held were at their bound)',
     });
     this.runDuration = new Histogram({ name: `${PREFIX}distribution_duration_seconds`, help: 'Duration of a distribution run to one destination', labelNames: ['destination'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers });
     this.gauges = {

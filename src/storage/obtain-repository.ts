@@ -14,11 +14,16 @@ import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
-import type { ViewReader } from './view-reader.js';
+import type { ViewParams, ViewReader } from './view-reader.js';
 import { isLiveRow } from './harvest-repository.js';
 
 export type TimeKey = [string, string];
 export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
+
+/** A read of `newestFirst`: from the cursor row (inclusive, dropped after) or the newest row. */
+function newestFirstParams(wanted: number, cursor: TimeKey | undefined, includeDocs: boolean): ViewParams {
+  return { descending: true, limit: wanted + (cursor ? 1 : 0), include_docs: includeDocs, ...(cursor ? { startkey: cursor } : {}) };
+}
 
 export class ObtainRepository {
   private readonly db: DocumentScope<unknown>;
@@ -38,9 +43,7 @@ export class ObtainRepository {
     let cursor = after;
     for (;;) {
       const wanted = limit - live.length;
-      const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_node_timestamp', {
-        descending: true, limit: wanted + (cursor ? 1 : 0), include_docs: includeDocs, ...(cursor ? { startkey: cursor } : {}),
-      });
+      const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_node_timestamp', newestFirstParams(wanted, cursor, includeDocs));
       const first = result.rows[0];
       const firstKey = first?.key as unknown as TimeKey | undefined;
       // Only the cursor row is dropped; the rest keep the view's own collation order (CouchDB's ICU
@@ -54,6 +57,11 @@ export class ObtainRepository {
       if (live.length >= limit || read.length < wanted || !last) return live;
       cursor = last.key as unknown as TimeKey;
     }
+  }
+
+  /** Starts the first read of `newestFirst(limit, after, includeDocs)`, which a request is expected to make next (read-ahead.ts). */
+  readAhead(limit: number, after: TimeKey, includeDocs: boolean): void {
+    this.views.readAhead(this.db, 'read the harvest view', 'harvest', 'by_node_timestamp', newestFirstParams(limit, after, includeDocs));
   }
 
   /** The newest live key: the snapshot a token remembers to notice documents added between pages. */

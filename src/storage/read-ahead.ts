@@ -1,5 +1,6 @@
 /**
- * Read-ahead of keyset pages (issue 15: harvests at the store's speed). A harvester following
+ * Read-ahead of keyset pages (issue 15: harvests at the store's speed): JSON and OAI-PMH harvests
+ * and Basic Obtain's ALL lists. A harvester following
  * resumption tokens asks for page N+1 only once it has received page N, so without read-ahead the
  * store and the node take turns: the store reads a page while the node waits, then the node
  * renders it while the store waits (a profile of a 5,000-record ListRecords: store busy 57% and

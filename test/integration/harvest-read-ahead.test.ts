@@ -1,6 +1,7 @@
 /**
  * READ_AHEAD (src/storage/read-ahead.ts): the next page of a list a harvester follows by its
- * tokens is read while the node sends the page before, and the next request takes it. Every list
+ * tokens (JSON and OAI-PMH harvests, Basic Obtain's ALL) is read while the node sends the page
+ * before, and the next request takes it. Every list
  * stays exact: each document once, in order, and a document deleted after its page was read ahead
  * is not served from that page (the changes since the read are placed in it, as during writes).
  */
@@ -21,7 +22,7 @@ describe('harvest pages read ahead', function () {
   before(async () => {
     node = await startTestNode({
       env: { MONITORING_PORT: '0' },
-      nodeConfig: { services: { harvest: { service_data: limits }, oai_pmh: { service_data: limits } } },
+      nodeConfig: { services: { harvest: { service_data: limits }, oai_pmh: { service_data: limits }, obtain: { service_data: limits } } },
     });
     await addAccount(node, 'alice', 'alice-password-1');
     published = Array.from({ length: PUBLISHED }, (_, i) => `ra-${String(i).padStart(2, '0')}`);
@@ -50,6 +51,13 @@ describe('harvest pages read ahead', function () {
     return { ids, token: TOKEN.exec(xml)?.[1] };
   }
 
+  /** A Basic Obtain ALL page's doc_IDs (newest first) and token. */
+  async function obtainPage(token: string | undefined): Promise<{ ids: string[]; token: string | undefined }> {
+    const { body } = await getJson(`${node.url}/obtain${token ? `?resumption_token=${encodeURIComponent(token)}` : ''}`);
+    const ids = (body.documents as { doc_ID: string }[]).map((entry) => entry.doc_ID);
+    return { ids, token: typeof body.resumption_token === 'string' ? body.resumption_token : undefined };
+  }
+
   type Pager = (token: string | undefined) => Promise<{ ids: string[]; token: string | undefined }>;
 
   /** Follows a list to its end; `between(n, ids)` runs after page n (1-based) with the ids so far. */
@@ -70,10 +78,10 @@ describe('harvest pages read ahead', function () {
   let startedBefore = 0;
   beforeEach(async () => { startedBefore = await pagesOf('started'); });
 
-  for (const [name, pager] of [['Basic Harvest listrecords', jsonPage], ['OAI-PMH ListRecords', oaiPage]] as const) {
+  for (const [name, pager] of [['Basic Harvest listrecords', jsonPage], ['OAI-PMH ListRecords', oaiPage], ['Basic Obtain ALL', obtainPage]] as const) {
     it(`${name}: the pages after the second are read ahead and taken; every document once, in order`, async () => {
       const taken = await pagesOf('taken');
-      expect(await follow(pager)).to.deep.equal(published);
+      expect(await follow(pager)).to.deep.equal(pager === obtainPage ? [...published].reverse() : published);
       // Seven pages of three (OAI-PMH: six, its last holding two more): each from the third on was read ahead.
       expect(await pagesOf('taken') - taken).to.be.at.least(4);
     });

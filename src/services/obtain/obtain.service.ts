@@ -143,6 +143,8 @@ export class ObtainService {
     const body: Record<string, unknown> = { documents };
     const last = page[page.length - 1];
     if (rows.length > pageSize && last) {
+      // A paged list resumed once is likely followed on: the next request's first read starts now (src/storage/read-ahead.ts).
+      if (request.token !== undefined) this.views.readAhead(pageSize + 1, last.key, !request.idsOnly);
       body.resumption_token = this.tokens.encode({ s: service, q: fingerprint, k: last.key, n: returned + page.length, x: { top: snapshot ?? page[0]?.key, size: pageSize } });
     } else if (request.token !== undefined) {
       body.resumption_token = null; // the last portion of a paged result (spec rule 7)
