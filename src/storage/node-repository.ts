@@ -152,14 +152,6 @@ export class NodeRepository {
     return this.reconcile('node', id, build);
   }
 
-  reconcileCommunityDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
-    return this.reconcile('community', id, build);
-  }
-
-  reconcileNetworkDoc(id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
-    return this.reconcile('network', id, build);
-  }
-
   /** Writes `build(existing)` unless the stored document has that content (documents.ts reconcileDoc). */
   async reconcile(db: NodeDb, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
     try {

@@ -13,7 +13,7 @@ const tagged = (docs: Doc[], tag: string): Doc[] => docs.map((doc) => ({ ...doc,
 const setNode = (entry: NetworkNode, fields: Record<string, unknown>): Promise<unknown> =>
   entry.node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
 const setCommunity = (entry: NetworkNode, fields: Record<string, unknown>): Promise<unknown> =>
-  entry.node.deps.nodes.reconcileCommunityDoc('community_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
+  entry.node.deps.nodes.reconcile('community', 'community_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), ...fields }));
 
 describe('distribution between two nodes', function () {
   this.timeout(120000);
