@@ -16,7 +16,7 @@ import { connectCouch, hasCredentials, redactedUrl, type Couch, type CouchTarget
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
-import { NodeRepository } from './storage/node-repository.js';
+import { NodeRepository, type KeptConfig } from './storage/node-repository.js';
 import { checkCouchServer, NO_COUCHDB_CREDENTIALS, type ServerSizes } from './storage/server-check.js';
 import { buildDeps, type Deps } from './deps.js';
 import { createApp } from './app.js';
@@ -80,6 +80,9 @@ async function checkServer(couch: Couch, nodeConfig: () => Promise<NodeConfig>, 
   logger.info({ couchdbVersion: check.version }, 'CouchDB checked');
 }
 
+/** The node configuration a start applies, and the kept CONFIG it came from when CONFIG is unset (bootstrap checks it: kept-config.ts). */
+interface AppliedConfig { node: NodeConfig; kept?: KeptConfig }
+
 /** Where a ConfigError says a kept CONFIG this version cannot use comes from, and what replaces it. */
 const KEPT_CONFIG_SOURCE = 'the CONFIG an earlier start was given, kept in the node database (applied when CONFIG is unset; CONFIG=FILE or CONFIG=defaults replaces it) ';
 
@@ -91,23 +94,23 @@ const KEPT_CONFIG_SOURCE = 'the CONFIG an earlier start was given, kept in the n
  * defaults. A store whose node started under a version that kept no CONFIG gets the defaults, as
  * every start of that version did, with a warning saying how to keep a CONFIG from now on.
  */
-async function nodeConfigOf(start: StartConfig, couch: Couch, names: DatabaseNames, logger: Logger): Promise<NodeConfig> {
+async function nodeConfigOf(start: StartConfig, couch: Couch, names: DatabaseNames, logger: Logger): Promise<AppliedConfig> {
   if (start.given) {
     if (start.settings.configPath === CONFIG_DEFAULTS) logger.info('CONFIG=defaults: the default configuration applies, and later starts without CONFIG keep it');
-    return start.given.node;
+    return { node: start.given.node };
   }
   const nodes = new NodeRepository(couch, names);
   const kept = await nodes.keptConfig();
   if (kept) {
     logger.info('CONFIG is unset: the node applies the CONFIG an earlier start was given (kept in the node database); start it with CONFIG=FILE to change it, or CONFIG=defaults to reset it to the defaults');
-    return validateNodeConfig(kept.config, KEPT_CONFIG_SOURCE);
+    return { node: validateNodeConfig(kept.config, KEPT_CONFIG_SOURCE), kept };
   }
   if (await nodes.hasStarted()) {
     logger.warn('CONFIG is unset and this store keeps no CONFIG of an earlier start (versions before this one kept none): the defaults apply, as they did then; start once with CONFIG=FILE and later starts without CONFIG keep it');
   } else {
     logger.info('CONFIG is unset and no node has started on this store: the default configuration applies (CONFIG=FILE gives another)');
   }
-  return defaultNodeConfig();
+  return { node: defaultNodeConfig() };
 }
 
 export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
@@ -158,14 +161,15 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     await waitForStore({ couch, url: target.url, configured: settings.couchdbUrl !== undefined, credentials }, logger, 30000);
     const names = databaseNames(settings.dbPrefix);
     // Read once, after the server check has found credentials that may read it (CouchDB) or at once (the embedded store).
-    let nodeConfig: Promise<NodeConfig> | undefined;
-    const resolveNodeConfig = (): Promise<NodeConfig> => (nodeConfig ??= nodeConfigOf(startConfig, couch, names, logger));
-    if (settings.couchdbUrl) await checkServer(couch, resolveNodeConfig, logger, credentials);
-    const config: AppConfig = { settings, node: await resolveNodeConfig() };
+    let applied: Promise<AppliedConfig> | undefined;
+    const resolveApplied = (): Promise<AppliedConfig> => (applied ??= nodeConfigOf(startConfig, couch, names, logger));
+    if (settings.couchdbUrl) await checkServer(couch, async () => (await resolveApplied()).node, logger, credentials);
+    const { node: nodeConfig, kept } = await resolveApplied();
+    const config: AppConfig = { settings, node: nodeConfig };
     if (!startConfig.given) handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
-      couch, names, config: config.node, given: startConfig.given?.given, publicUrl, logger, designDocs,
+      couch, names, config: config.node, given: startConfig.given?.given, kept, publicUrl, logger, designDocs,
       generateKeys: generateNodeKeys, retireDesignDocs: settings.retireDesignDocs,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });

@@ -10,7 +10,7 @@ import { inStore, isConflict, mapCouchError } from './couch.js';
 import { databaseByKey, type DatabaseNames } from './databases.js';
 import { RETIRED_DESIGN_DOCS, type DesignDocFile } from './design-docs.js';
 import { contentDigest, getOrUndefined, type StoredDoc } from './documents.js';
-import { NodeRepository, NODE_STATUS_ID, type NodeDb, type NodeKeys } from './node-repository.js';
+import { NodeRepository, NODE_STATUS_ID, type KeptConfig, type NodeDb, type NodeKeys } from './node-repository.js';
 import { refuseStaleKeptConfig, type SeedTarget } from './kept-config.js';
 import type { NodeConfig } from '../config/index.js';
 import {
@@ -26,6 +26,8 @@ export interface BootstrapInput {
   config: NodeConfig;
   /** What CONFIG gave, as written: kept for later starts without CONFIG; undefined when CONFIG is unset. */
   given?: Record<string, unknown>;
+  /** Without CONFIG, the kept CONFIG this start applies, as read when it was applied (runtime.ts); checked before any write. */
+  kept?: KeptConfig;
   publicUrl: string;
   logger: Logger;
   generateKeys: (nodeName: string, nodeId: string) => Promise<NodeKeys>;
@@ -202,7 +204,7 @@ async function recordStart(repo: NodeRepository): Promise<void> {
 export async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
   const repo = new NodeRepository(input.couch, input.names);
   // Before anything is written: a refused start leaves the store as it found it.
-  const kept = input.given ? undefined : await repo.keptConfig();
+  const kept = input.given ? undefined : input.kept;
   if (kept?.descriptions) await refuseStaleKeptConfig(repo, kept.descriptions, (target) => seedNodeDocuments(input, target));
   const createdDatabases = await ensureDatabases(input.couch, input.names);
   const pushedDesignDocs = await pushDesignDocs(input.couch, input.names, input.designDocs);

@@ -17,8 +17,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as wait } from 'node:timers/promises';
-import { abortableRequest, type Couch } from './couch.js';
-import { changesBehind, designDocIndex } from './index-state.js';
+import type { Couch } from './couch.js';
+import { changesBehind, databaseUpdateSeq, designDocIndex } from './index-state.js';
 
 /** How many database changes the least advanced index has still to process. */
 export interface IndexLagSource { behind(signal: AbortSignal): Promise<number> }
@@ -28,11 +28,11 @@ export class StoreIndexLag implements IndexLagSource {
   constructor(private readonly couch: Couch, private readonly db: string, private readonly ddocs: readonly string[]) {}
 
   async behind(signal: AbortSignal): Promise<number> {
-    const [info, ...indexes] = await Promise.all([
-      abortableRequest(this.couch, { db: this.db }, signal) as Promise<{ update_seq?: unknown }>,
+    const [updateSeq, ...indexes] = await Promise.all([
+      databaseUpdateSeq(this.couch, this.db, signal),
       ...this.ddocs.map((ddoc) => designDocIndex(this.couch, this.db, `_design/${ddoc}`, signal)),
     ]);
-    return Math.max(0, ...indexes.map((index) => changesBehind(index, info.update_seq)));
+    return Math.max(0, ...indexes.map((index) => changesBehind(index, updateSeq)));
   }
 }
 

@@ -16,6 +16,14 @@ export function seqNumber(seq: unknown): number {
   return Number.isFinite(value) ? value : 0;
 }
 
+/**
+ * The database's update_seq (CouchDB "GET /{db}"), as the store gives it; rejects as the request
+ * does. Read by the index warmer, the publish pacer and read-ahead (view-reader.ts).
+ */
+export async function databaseUpdateSeq(couch: Couch, db: string, signal: AbortSignal): Promise<unknown> {
+  return ((await abortableRequest(couch, { db }, signal)) as { update_seq?: unknown }).update_seq;
+}
+
 export interface DesignDocIndex { pending: number | undefined; updateSeq: unknown }
 
 /** The `_info` of one design doc (`ddocId` as `_design/name`); rejects as the request does. */

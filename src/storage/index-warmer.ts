@@ -18,7 +18,7 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { abortableRequest, type Couch } from './couch.js';
-import { seqNumber } from './index-state.js';
+import { databaseUpdateSeq, seqNumber } from './index-state.js';
 import type { WriteActivity } from './view-reader.js';
 
 export interface WarmTarget { ddoc: string; views: string[] }
@@ -113,8 +113,7 @@ export class IndexWarmer implements WriteActivity {
   }
 
   private async currentSeq(): Promise<number> {
-    const info = await abortableRequest(this.couch, { db: this.db }, this.abort.signal) as { update_seq?: unknown };
-    return seqNumber(info.update_seq);
+    return seqNumber(await databaseUpdateSeq(this.couch, this.db, this.abort.signal));
   }
 
   private async pass(): Promise<void> {

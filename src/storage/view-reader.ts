@@ -17,7 +17,7 @@ import { abortableRequest, mapCouchError } from './couch.js';
 import { MAX_BACKLOG, currentRows, type IndexRow } from './current-reads.js';
 import { BacklogRows, revisions } from './backlog-rows.js';
 import { BacklogFeed } from './backlog-feed.js';
-import { seqNumber } from './index-state.js';
+import { databaseUpdateSeq, seqNumber } from './index-state.js';
 import type { ViewMaps } from './view-maps.js';
 import type { ReadAhead } from './read-ahead.js';
 
@@ -66,12 +66,6 @@ export interface CurrentReads {
   readAhead?: ReadAhead;
 }
 
-/** The database's update_seq, or undefined when the store does not answer (the caller then asks for the changes). */
-function databaseSeq(db: DocumentScope<unknown>, signal: AbortSignal): Promise<unknown> {
-  return (abortableRequest(db.server, { db: db.config.db }, signal) as Promise<{ update_seq?: unknown }>)
-    .then((info) => info.update_seq, () => undefined);
-}
-
 export class ViewReader {
   private readonly backlogRows: BacklogRows | undefined;
   private readonly backlogFeed = new BacklogFeed();
@@ -88,8 +82,8 @@ export class ViewReader {
    * to (current-reads.ts); otherwise, or when that is uncertain, as `read`. One deadline for all steps.
    */
   async readCurrent<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<V>> {
-    const current = this.current;
-    if (!current || params.keys || params.stale || !current.maps.has(ddoc, view)) return this.read<V>(db, what, ddoc, view, params);
+    const current = this.rebuildable(ddoc, view, params);
+    if (!current) return this.read<V>(db, what, ddoc, view, params);
     const deadline = AbortSignal.timeout(this.waitMs);
     const early = current.readAhead?.take<ViewResult<V>>(db.config.db, ddoc, view, params);
     if (early) {
@@ -118,7 +112,8 @@ export class ViewReader {
    * opaque, summed over shards and copies, and there the changes are asked for instead.
    */
   private async fromReadAhead<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, early: Promise<ViewResult<V> | undefined>, current: CurrentReads, deadline: AbortSignal): Promise<ViewResult<V> | undefined> {
-    const seqNow = this.counterSeqs === false ? undefined : databaseSeq(db, deadline);
+    // Undefined when the store does not answer: the changes are then asked for.
+    const seqNow = this.counterSeqs === false ? undefined : databaseUpdateSeq(db.server, db.config.db, deadline).catch(() => undefined);
     const page = await early;
     if (!page) return undefined;
     const since = page.update_seq;
@@ -137,9 +132,15 @@ export class ViewReader {
    * sequence it has reached. A no-op with READ_AHEAD=off or for a view the node cannot rebuild.
    */
   readAhead(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): void {
-    const current = this.current;
-    if (!current?.readAhead || params.keys || params.stale || !current.maps.has(ddoc, view)) return;
+    const current = this.rebuildable(ddoc, view, params);
+    if (!current?.readAhead) return;
     current.readAhead.offer(db.config.db, ddoc, view, params, () => this.read(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }));
+  }
+
+  /** The range reads whose page the node can rebuild from the index as it stood and the changes since (a view whose map it runs, no `keys`, no `stale`). */
+  private rebuildable(ddoc: string, view: string, params: ViewParams): CurrentReads | undefined {
+    const current = this.current;
+    return current && !params.keys && !params.stale && current.maps.has(ddoc, view) ? current : undefined;
   }
 
   /** The page as an up-to-date read would answer it, rebuilt from the index as it stood and the backlog (current-reads.ts). */
