@@ -22,7 +22,7 @@
  *   is this state: a replacement the policy did not permit leaves the original live.
  * - other: node documents, design documents, anything else in the database.
  */
-import { NODE_PRIVATE_FIELDS } from './ownership.js';
+import { NODE_PRIVATE_FIELDS } from './node-private-fields.js';
 
 export type ResourceState = 'active' | 'marked' | 'deletion' | 'tombstone' | 'other';
 

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { filterFunction } from '../support/sandbox.js';
 import { fixture, type Doc } from '../support/documents.js';
+import { NODE_PRIVATE_FIELDS } from '../../src/domain/node-private-fields.js';
 
 describe('design-docs/resource_data/distribute/filters/live_for_destination', () => {
   const filter = filterFunction('resource_data/distribute/filters/live_for_destination.js');
@@ -64,5 +65,15 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     const byOwner = { active: true, include_exclude: true, filter: [{ filter_key: 'node_publisher_account', filter_value: 'alice' }] };
     expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter_description: byOwner })).to.equal(false);
     expect(filter({ ...doc, node_publisher_account: 'alice' }, { filter_description: { ...byOwner, include_exclude: false } })).to.equal(true);
+  });
+  it('never selects by any node-private field (src/domain/node-private-fields.ts), nor by a path inside one', () => {
+    for (const field of NODE_PRIVATE_FIELDS) {
+      const stored = { ...doc, [field]: { rules: 1, sha256: 'abc' } };
+      for (const filterKey of [field, `${field}\\.sha256`, 'sha256', 'node_.*']) {
+        const rule = { active: true, include_exclude: true, filter: [{ filter_key: filterKey, filter_value: 'abc|^1$' }] };
+        expect(filter(stored, { filter_description: rule }), `${field}: ${filterKey}`).to.equal(false);
+        expect(filter(stored, { filter_description: { ...rule, include_exclude: false } }), `${field}: ${filterKey}`).to.equal(true);
+      }
+    }
   });
 });

@@ -2,8 +2,9 @@
  * Metadata fragments (src/protocol/oai-pmh): what may be put inside <metadata>. Pure functions,
  * no server; kept beside the OAI-PMH integration tests as the file layout assigns them.
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { metadataFragment, stripProlog } from '../../src/protocol/oai-pmh/metadata-fragment.js';
+import { checkedMetadataElement, metadataElement, metadataFragment, stripProlog } from '../../src/protocol/oai-pmh/metadata-fragment.js';
 import { checkWellFormed } from '../../src/protocol/oai-pmh/well-formed.js';
 import { xmlText } from '../../src/protocol/xml-chars.js';
 import { runProgram } from '../support/programs.js';
@@ -51,6 +52,28 @@ describe('OAI-PMH metadata fragments', () => {
   });
   it('entity declared in a stripped DOCTYPE cannot be used', () => {
     expect(metadataFragment('<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>').ok).to.equal(false);
+  });
+  it('with the record of its check, a text gives the same element without a parse; a record for another text or of other rules is not used', () => {
+    const OAI = 'http://www.openarchives.org/OAI/2.0/';
+    const wrapper = `<metadata xmlns="${OAI}"><x xmlns="urn:x"/></metadata>`;
+    const texts = [...good, '\uFEFF<?xml version="1.0"?>\n<!DOCTYPE a><a/>\n', '<p:a xmlns:p="urn:p"><b/></p:a>', '<a\r\nb="1"><c/></a>', '<a/>', wrapper];
+    for (const text of texts) {
+      const { element, record } = checkedMetadataElement(text);
+      expect(element, text).to.deep.equal(metadataElement(text));
+      // An unwrapped OAI-PMH <metadata> is checked at every emission: its record would have to describe two texts.
+      if (text === wrapper) { expect(record).to.equal(undefined); continue; }
+      expect(record, text).to.include({ rules: 1 });
+      expect(metadataElement(text, record), text).to.deep.equal(element);
+    }
+    const { record } = checkedMetadataElement('<a/>');
+    expect(metadataElement('<a>', record).ok).to.equal(false);
+    expect(metadataElement('<a>', { ...record, sha256: checkedMetadataElement('<b/>').record?.sha256 }).ok).to.equal(false);
+    expect(metadataElement('<a>', { ...record, rules: 2 }).ok).to.equal(false);
+    // Taken at its word only when it fits: a position past the text is checked in full.
+    const forBroken = { ...record, sha256: createHash('sha256').update('<a>').digest('base64') };
+    expect(metadataElement('<a>', { ...forBroken, xmlns_reset_at: 99 }).ok).to.equal(false);
+    expect(metadataElement('<a>', { ...forBroken, xmlns_reset_at: -1 })).to.deep.equal({ ok: true, xml: '<a>' });
+    for (const recorded of [null, 'x', { rules: 1 }, { rules: 1, sha256: 1, xmlns_reset_at: -1 }]) expect(metadataElement('<a>', recorded).ok).to.equal(false);
   });
   it('xmlText keeps every & and replaces characters XML cannot carry', () => {
     expect(xmlText('&amp; &foo; \u0001 \uFFFF')).to.equal('&amp;amp; &amp;foo; \uFFFD \uFFFD');

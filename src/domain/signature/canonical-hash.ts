@@ -29,7 +29,7 @@
  * formatted by python-float.ts.
  */
 import { createHash } from 'node:crypto';
-import { OWNER_FIELD } from '../ownership.js';
+import { NODE_PRIVATE_FIELDS } from '../node-private-fields.js';
 import { bencode, type BencodeValue } from './bencode.js';
 import { CanonicalHashError } from './canonical-hash-error.js';
 import { pythonFloatStr } from './python-float.js';
@@ -56,8 +56,8 @@ export const STRIPPED_FIELDS: readonly string[] = [
   'doc_ID',
   '_id',
   '_rev',
-  // Node-private: the account that published the document at this node (src/domain/ownership.ts).
-  OWNER_FIELD,
+  // Node-private: the publishing account, publish's XML check (src/domain/node-private-fields.ts).
+  ...NODE_PRIVATE_FIELDS,
 ];
 
 const DROP = Symbol('drop');

@@ -5,6 +5,7 @@
  * default namespace get `xmlns=""`, so they do not fall into the OAI-PMH namespace of the
  * envelope around them.
  */
+import { createHash } from 'node:crypto';
 import { checkWellFormed } from './well-formed.js';
 import { escapeXml } from '../xml-chars.js';
 import { LR_NS, OAI_NS } from './response.js';
@@ -53,12 +54,50 @@ export function stripProlog(text: string): string {
 }
 
 /**
+ * What publish's check of inline XML resource data found, kept on the stored document (a
+ * node-private field, src/domain/node-private-fields.ts) so that emission does not parse the same
+ * text again at every harvest: saxes takes about 0.1 ms for a 4 KB record, which is most of the
+ * node's own CPU for a page of ListRecords. `sha256` is of the text it was found for, so a text
+ * changed since (an edit made straight in the store) is checked in full again; `rules` names the
+ * checks it passed, so a later version that checks more does not trust an older record;
+ * `xmlns_reset_at` is where `xmlns=""` goes after the prolog is stripped (-1: nowhere).
+ */
+export interface XmlCheckRecord { rules: number; sha256: string; xmlns_reset_at: number }
+
+/** The version of the checks (well-formed.ts and metadataFragment) a record vouches for. */
+const XML_CHECK_RULES = 1;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64');
+
+/**
  * The fragment as a record's metadata. A root element in no namespace cannot stand there
  * (OAI-PMH.xsd requires `##other`), so it is wrapped, as it is, in `lr:xml_resource_data` of the
  * node's extension schema (OAI-PMH-LR-json.xsd), and the response names that schema.
+ * `recorded`: the stored document's XmlCheckRecord, used when it holds for this very text.
  */
-export function metadataElement(text: string): Fragment {
-  const fragment = metadataFragment(text);
+export function metadataElement(text: string, recorded?: unknown): Fragment {
+  return asMetadataElement(fromRecord(text, recorded) ?? metadataFragment(text));
+}
+
+/** metadataElement, and the record of the check for the stored document (none for a failure or an unwrapped OAI-PMH <metadata>). */
+export function checkedMetadataElement(text: string): { element: Fragment; record?: XmlCheckRecord } {
+  const { fragment, resetAt } = checkedFragment(text, false);
+  const element = asMetadataElement(fragment);
+  return resetAt === undefined ? { element } : { element, record: { rules: XML_CHECK_RULES, sha256: sha256(text), xmlns_reset_at: resetAt } };
+}
+
+function fromRecord(text: string, recorded: unknown): Fragment | undefined {
+  if (typeof recorded !== 'object' || recorded === null) return undefined;
+  const { rules, sha256: digest, xmlns_reset_at: resetAt } = recorded as Partial<XmlCheckRecord>;
+  if (rules !== XML_CHECK_RULES || typeof digest !== 'string' || typeof resetAt !== 'number' || digest !== sha256(text)) return undefined;
+  const xml = stripProlog(text);
+  if (resetAt === -1) return { ok: true, xml };
+  // A record whose position does not fit the text is not this code's: check in full.
+  if (!Number.isInteger(resetAt) || resetAt < 2 || resetAt > xml.length) return undefined;
+  return { ok: true, xml: withDefaultNamespaceReset(xml, resetAt) };
+}
+
+function asMetadataElement(fragment: Fragment): Fragment {
   if (!fragment.ok) return fragment;
   const root = /^<([^\s/>]+)/.exec(fragment.xml)?.[1] ?? '';
   if (root.includes(':') || !/^<[^\s/>]+ xmlns=""/.test(fragment.xml)) return fragment;
@@ -79,10 +118,10 @@ export function looksLikeXml(data: string): boolean {
  * return any resource data whose payload_schema matches the requested format). Text that begins
  * with markup is XML and must be one well-formed element (metadataElement); other resource data
  * is kept as it is in `lr:text_resource_data` of the extension schema: a JSON value as JSON text,
- * text as stored.
+ * text as stored. `recorded`: as for metadataElement.
  */
-export function resourceDataElement(data: unknown): Fragment {
-  if (typeof data === 'string') return looksLikeXml(data) ? metadataElement(data) : textElement(data, 'text');
+export function resourceDataElement(data: unknown, recorded?: unknown): Fragment {
+  if (typeof data === 'string') return looksLikeXml(data) ? metadataElement(data, recorded) : textElement(data, 'text');
   if (data === undefined || data === null) return { ok: false, reason: 'the document has no resource data' };
   return textElement(JSON.stringify(data), 'json');
 }
@@ -92,18 +131,25 @@ function textElement(text: string, type: 'json' | 'text'): Fragment {
 }
 
 export function metadataFragment(text: string, unwrapped = false): Fragment {
+  return checkedFragment(text, unwrapped).fragment;
+}
+
+/** `resetAt`: where `xmlns=""` was inserted (-1: nowhere), for a fragment that is the text's own root element. */
+function checkedFragment(text: string, unwrapped: boolean): { fragment: Fragment; resetAt?: number } {
   const xml = stripProlog(text);
   const checked = checkWellFormed(xml);
-  if (!checked.ok) return { ok: false, reason: `the resource data is not well-formed XML: ${checked.reason}` };
+  if (!checked.ok) return { fragment: { ok: false, reason: `the resource data is not well-formed XML: ${checked.reason}` } };
   if (checked.rootNamespace === OAI_NS) {
     // OAI-PMH.xsd allows only ##other inside <metadata>. Records copied from an OAI-PMH response
     // keep its <metadata> wrapper (the shipped LR paradata sample does): its content is the record.
     const inner = checked.rootLocalName === 'metadata' && !unwrapped ? contentOfWrapper(xml) : undefined;
-    return inner === undefined ? { ok: false, reason: 'the resource data is in the OAI-PMH namespace' } : metadataFragment(inner, true);
+    return { fragment: inner === undefined ? { ok: false, reason: 'the resource data is in the OAI-PMH namespace' } : metadataFragment(inner, true) };
   }
-  if (!checked.needsDefaultNamespaceReset) return { ok: true, xml };
-  return { ok: true, xml: `${xml.slice(0, checked.rootNameEnd)} xmlns=""${xml.slice(checked.rootNameEnd)}` };
+  const resetAt = checked.needsDefaultNamespaceReset ? checked.rootNameEnd : -1;
+  return { fragment: { ok: true, xml: resetAt === -1 ? xml : withDefaultNamespaceReset(xml, resetAt) }, ...(unwrapped ? {} : { resetAt }) };
 }
+
+const withDefaultNamespaceReset = (xml: string, at: number): string => `${xml.slice(0, at)} xmlns=""${xml.slice(at)}`;
 
 /** A start tag: name, attributes (quoted values may hold '>'), and whether it closes itself. */
 const START_TAG = /^<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/;

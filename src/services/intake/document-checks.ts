@@ -10,7 +10,8 @@ import type { EnvelopeValidator } from '../../validation/envelope-validator.js';
 import type { DocumentFilter, FilterDescription } from '../../domain/filters.js';
 import type { VerifyResult } from '../../domain/signature/lr-pgp-verify.js';
 import type { KeyBatch, KeyResolver } from './key-resolver.js';
-import { inlineXmlRefusal } from './inline-xml.js';
+import { inlineXmlCheck } from './inline-xml.js';
+import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { Clock } from '../../domain/timestamps.js';
@@ -43,7 +44,8 @@ export interface SignatureOutcome {
   keyLocations: string[];
 }
 
-export type CheckResult = { ok: true; signature: SignatureOutcome } | { ok: false; error: string };
+/** `xmlCheck`: the record of publish's check of inline XML, for the stored document (inline-xml.ts). */
+export type CheckResult = { ok: true; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord } | { ok: false; error: string };
 
 /**
  * CouchDB treats an id beginning with "_" specially (`_design/`, `_local/`, or refused outright,
@@ -116,8 +118,11 @@ export class DocumentChecks {
     if (!valid.ok) return { ok: false, error: `invalid document: ${valid.error}` };
     const reserved = storeRefusalError(doc);
     if (reserved) return { ok: false, error: reserved };
-    const xml = context.mode === 'publish' ? inlineXmlRefusal(doc) : undefined;
-    if (xml) return { ok: false, error: `invalid document: ${xml}` };
+    // Publish only: a peer's document is not refused for XML OAI-PMH cannot emit (it is left out
+    // of the lists there), and it gets no record: emission checks its XML at every harvest
+    // rather than every inbound document paying for a parse.
+    const xml = context.mode === 'publish' ? inlineXmlCheck(doc) : {};
+    if ('refusal' in xml) return { ok: false, error: `invalid document: ${xml.refusal}` };
     if (!this.filter(doc, context.filter)) return { ok: false, error: 'rejected by filter' };
     const tos = (doc.TOS as Record<string, unknown> | undefined)?.submission_TOS;
     if (policy.accepted_tos.length > 0 && (typeof tos !== 'string' || !policy.accepted_tos.includes(tos))) return { ok: false, error: 'rejected by ToS' };
@@ -139,7 +144,7 @@ export class DocumentChecks {
       signature = outcome;
     }
     if (Buffer.byteLength(JSON.stringify(doc)) > policy.max_document_size) return { ok: false, error: 'too large' };
-    return { ok: true, signature };
+    return { ok: true, signature, ...(xml.record ? { xmlCheck: xml.record } : {}) };
   }
 }
 

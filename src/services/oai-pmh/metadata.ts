@@ -8,6 +8,7 @@
  * XML is served as it is (resourceDataElement).
  */
 import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
+import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
 import { resourceDataElement, type Fragment } from '../../protocol/oai-pmh/metadata-fragment.js';
@@ -29,7 +30,8 @@ export class MetadataSource {
   async emit(doc: StoredDoc, allowPrivate: boolean): Promise<Fragment> {
     switch (doc.payload_placement) {
       case 'inline':
-        return resourceDataElement(doc.resource_data);
+        // Publish's check of this text, when it holds for it, saves parsing it again (XmlCheckRecord).
+        return resourceDataElement(doc.resource_data, doc[XML_CHECK_FIELD]);
       case 'attachment': {
         const text = await this.store.firstAttachment(doc);
         return text === undefined ? { ok: false, reason: 'the document has no attachment' } : resourceDataElement(text);

@@ -11,6 +11,8 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { OWNER_FIELD } from '../../domain/ownership.js';
+import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
+import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
 import { replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from '../intake/intake-pipeline.js';
@@ -38,6 +40,8 @@ type Accepted = IntakeEntry & {
   source: Envelope;
   /** Set by a dry run when the update rules refuse it. */
   refused?: string;
+  /** The record of the check of its inline XML, kept on the stored document (document-checks.ts). */
+  xmlCheck?: XmlCheckRecord;
 };
 
 /** Where proxy signatures are made (the signature worker pool, src/domain/signature/signature-pool.ts). */
@@ -53,7 +57,7 @@ export interface EnvelopeSigner {
 export interface PublishPacing { withinLimit(): Promise<string> }
 
 /** One submitted document after the per-document checks (which run for the whole batch at once). */
-type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome };
+type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord };
 
 export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
@@ -168,7 +172,7 @@ export class PublishService {
           result.doc_ID = docId;
           if (pass.inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
           const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
-          const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !pass.state.has(docId) }, docId, pass, request);
+          const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !pass.state.has(docId), ...(outcome.xmlCheck ? { xmlCheck: outcome.xmlCheck } : {}) }, docId, pass, request);
           if ('error' in prepared) { result.error = prepared.error; continue; }
           accepted.push(prepared);
           pass.state.set(docId, prepared.doc);
@@ -216,6 +220,7 @@ export class PublishService {
       node_timestamp: pass.now,
       // The owner (node-private, src/domain/ownership.ts): the account that publishes this version.
       ...(account ? { [OWNER_FIELD]: account.name } : {}),
+      ...(entry.xmlCheck ? { [XML_CHECK_FIELD]: entry.xmlCheck } : {}),
       ...(existing?._rev ? { _rev: existing._rev } : {}),
     };
     return { ...entry, signature, doc };
@@ -270,7 +275,7 @@ export class PublishService {
     const checked = await this.intake.checks.check(doc, context, signedByNode);
     if (!checked.ok) return { error: checked.error };
     // The node's own signature is as good as verified, for the replacement rules too.
-    return { doc, signature: signedByNode ?? checked.signature };
+    return { doc, signature: signedByNode ?? checked.signature, ...(checked.xmlCheck ? { xmlCheck: checked.xmlCheck } : {}) };
   }
 
   /** The node signs an unsigned document an account publishes as its own submitter (policy `proxy_sign`). */

@@ -50,8 +50,8 @@ function (doc, req) {
     if (node === null || typeof node !== 'object' || Object.prototype.toString.call(node) === '[object Array]') return false;
     for (var key in node) {
       if (!Object.prototype.hasOwnProperty.call(node, key)) continue;
-      // node_publisher_account is node-private (src/domain/ownership.ts): no filter may select by it.
-      if (!path && key === 'node_publisher_account') continue;
+      // Node-private fields (src/domain/node-private-fields.ts): no filter may select by them.
+      if (!path && (key === 'node_publisher_account' || key === 'node_xml_checked')) continue;
       var dotted = path ? path + '.' + key : key;
       if ((keyPattern.test(key) || keyPattern.test(dotted)) && valueMatches(node[key], valuePattern)) return true;
       if (ruleMatches(node[key], dotted, keyPattern, valuePattern)) return true;
