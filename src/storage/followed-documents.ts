@@ -13,7 +13,7 @@
 import type { Logger } from 'pino';
 import { abortableRequest, type Couch } from './couch.js';
 import { getOrUndefined, type StoredDoc } from './documents.js';
-import { seqNumber } from './index-state.js';
+import { databaseUpdateSeq, seqNumber } from './index-state.js';
 
 /** How long one longpoll waits for a change before asking again (CouchDB's `timeout`, ms). */
 const LONGPOLL_MS = 30000;
@@ -84,8 +84,8 @@ export class FollowedDocuments {
    */
   async settled(timeoutMs = 5000): Promise<void> {
     if (!this.following) return;
-    const info = await this.couch.request({ db: this.db }) as { update_seq: unknown };
-    const target = seqNumber(info.update_seq);
+    // Bounded like the wait below, so a store that stops answering fails the caller, not hangs it.
+    const target = seqNumber(await databaseUpdateSeq(this.couch, this.db, AbortSignal.any([this.abort.signal, AbortSignal.timeout(timeoutMs)])));
     const deadline = Date.now() + timeoutMs;
     while (this.following && this.reportedSeq < target) {
       if (Date.now() > deadline) throw new Error(`${this.db}: the _changes feed has not reported sequence ${target} within ${timeoutMs} ms`);
@@ -125,8 +125,7 @@ export class FollowedDocuments {
     while (!this.stopped) {
       try {
         // Changes after this sequence are all reported: from here on, reads may be kept.
-        const info = await abortableRequest(this.couch, { db: this.db }, this.abort.signal) as { update_seq: unknown };
-        let since = info.update_seq;
+        let since = await databaseUpdateSeq(this.couch, this.db, this.abort.signal);
         this.reportedSeq = seqNumber(since);
         this.following = true;
         this.markFollowing();
