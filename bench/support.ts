@@ -40,6 +40,15 @@ export function report(name: string, ours: number, raw: number, unit: string): v
 export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>, total: number, stepMs = 1000, shape: (doc: Record<string, unknown>, i: number) => Record<string, unknown> = (doc) => doc): Promise<void> {
   const { generateDocument, loadTemplates } = await import('./generate.js');
   const { nodeTimestamp } = await import('../src/domain/timestamps.js');
+  // As publish stores them: with the record of its check of inline XML (BENCH_XML_RECORD=off: as
+  // inbound distribution or a version before it stores them, checked at every OAI-PMH emission).
+  const { inlineXmlCheck } = await import('../src/services/intake/inline-xml.js');
+  const { XML_CHECK_FIELD } = await import('../src/domain/node-private-fields.js');
+  const recorded = process.env.BENCH_XML_RECORD !== 'off';
+  const withRecord = (doc: Record<string, unknown>): Record<string, unknown> => {
+    const check = recorded ? inlineXmlCheck(doc) : {};
+    return 'record' in check && check.record ? { ...doc, [XML_CHECK_FIELD]: check.record } : doc;
+  };
   const templates = loadTemplates();
   const start = Date.parse('2020-01-01T00:00:00Z');
   const db = node.couch.use(node.names.resourceData);
@@ -48,7 +57,7 @@ export async function loadBenchCorpus(node: Pick<RunningNode, 'couch' | 'names'>
     for (let j = i; j < Math.min(i + 1000, total); j += 1) {
       const doc = generateDocument(j, templates, true);
       const stamp = nodeTimestamp(new Date(start + j * stepMs));
-      docs.push({ ...shape(doc, j), _id: doc.doc_ID, publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp });
+      docs.push({ ...withRecord(shape(doc, j)), _id: doc.doc_ID, publish_node: 'bench', publishing_node: 'bench', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp });
     }
     await db.bulk({ docs });
   }
