@@ -47,17 +47,48 @@ const node = await startNodeProcess({
   },
 }, couchdb, { MONITORING_PORT: '0' });
 
-/** How the node answered its range reads during writes so far (src/storage/current-reads.ts), from /metrics. */
-async function rangeReadAnswers(): Promise<Record<string, number>> {
-  if (!node.monitoringUrl) return {};
-  const families = parsePrometheusTextFormat(await (await fetch(`${node.monitoringUrl}/metrics`)).text());
+type Families = ReturnType<typeof parsePrometheusTextFormat> & { text?: string };
+
+/** The node's /metrics as parsed families, and its text (none when the node has no monitoring port). */
+async function nodeMetrics(): Promise<Families> {
+  if (!node.monitoringUrl) return [];
+  const text = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
+  return Object.assign(parsePrometheusTextFormat(text), { text });
+}
+
+const samplesOf = (families: Families, name: string): { labels?: Record<string, string>; value?: string }[] =>
+  (families.find((family) => family.name === name)?.metrics ?? []) as never;
+
+/** How the node answered its range reads during writes so far (src/storage/current-reads.ts). */
+function rangeReadAnswers(families: Families): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const sample of families.find((family) => family.name === 'lr_range_reads_during_writes_total')?.metrics ?? []) {
+  for (const sample of samplesOf(families, 'lr_range_reads_during_writes_total')) {
     const { answer = '', because = '' } = sample.labels ?? {};
     counts[because ? `${answer} (${because})` : answer] = Number(sample.value ?? 0);
   }
   return counts;
 }
+
+/**
+ * Time in the handler (ms) and requests so far, by route: with the client's latency, where a
+ * request waited. Read from the text: the parser drops a histogram's labels, sum and count.
+ */
+function handlerTimes(families: Families): Record<string, { sum: number; count: number }> {
+  const times: Record<string, { sum: number; count: number }> = {};
+  for (const [, part, labels, value] of (families.text ?? '').matchAll(/^lr_http_request_duration_seconds_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
+    const route = /route="([^"]*)"/.exec(labels as string)?.[1] ?? '';
+    const entry = (times[route] ??= { sum: 0, count: 0 });
+    if (part === 'sum') entry.sum += Number(value) * 1000; else entry.count += Number(value);
+  }
+  return times;
+}
+
+/** The event loop's delay since the previous scrape (prom-client resets it at each): p50, p99 and max in ms. */
+function loopDelay(families: Families): string {
+  const ms = (name: string): number => round(Number(samplesOf(families, name)[0]?.value ?? NaN) * 1000);
+  return `event loop delay p50 ${ms('nodejs_eventloop_lag_p50_seconds')} ms, p99 ${ms('nodejs_eventloop_lag_p99_seconds')} ms, max ${ms('nodejs_eventloop_lag_max_seconds')} ms`;
+}
+
 const { url: storeUrl, auth: storeAuth, pid: storeProcess } = storeEndpoint(node, couchdb);
 const RESOURCE_DATA = `/${node.names.resourceData}`;
 const templates = loadTemplates();
@@ -134,10 +165,18 @@ try {
   for (const connections of CONNECTIONS) {
     for (const target of ['node', 'store'] as const) {
       await refreshViews(); // what the previous run published is indexed before this one starts
-      const answersBefore = await rangeReadAnswers();
+      const before = await nodeMetrics();
       const { results, peak } = await mixed(target, connections);
-      const answers = Object.entries(await rangeReadAnswers()).map(([answer, count]) => `${answer} ${count - (answersBefore[answer] ?? 0)}`).join(', ');
+      const after = await nodeMetrics();
+      const answersBefore = rangeReadAnswers(before);
+      const answers = Object.entries(rangeReadAnswers(after)).map(([answer, count]) => `${answer} ${count - (answersBefore[answer] ?? 0)}`).join(', ');
       process.stdout.write(`${target}, ${connections} connections: peak RSS node ${mb(peak.node)} MB, store ${mb(peak.store)} MB${target === 'node' && answers ? `; range reads during writes: ${answers}` : ''}\n`);
+      if (target === 'node' && after.length > 0) {
+        const handled = handlerTimes(before);
+        const inHandler = Object.entries(handlerTimes(after)).map(([route, { sum, count }]) => ({ route, sum: sum - (handled[route]?.sum ?? 0), count: count - (handled[route]?.count ?? 0) }))
+          .filter(({ count }) => count > 0).map(({ route, sum, count }) => `${route} ${round(sum / count)}`).join(', ');
+        process.stdout.write(`  node: ${loopDelay(after)}; mean time in the handler (ms): ${inHandler}\n`);
+      }
       for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}${r.detail}  (${r.requests} requests)\n`);
       if (target === 'node') (globalThis as { nodeReads?: number }).nodeReads = readRps(results);
       else report(`load ${connections} connections (${READS_ONLY ? 'reads' : 'publish'})`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');
