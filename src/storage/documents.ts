@@ -1,6 +1,5 @@
 /** Small typed helpers over one nano database: read-or-undefined, reconcile, create once. */
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { DocumentScope } from 'nano';
 import { isNotFound, mapCouchError } from './couch.js';
 import { liveVersions, shardCopies, writeOne } from './settled-writes.js';
@@ -22,18 +21,6 @@ function withoutRev(doc: StoredDoc): Record<string, unknown> {
   return rest;
 }
 
-/**
- * Equal content at every depth, whatever the key order (the store may answer keys in another
- * order than they were written). A comparison that serialised the documents with their sorted
- * top-level key names as JSON.stringify's allow-list dropped every nested key, since the list
- * applies at each depth: a CONFIG change inside `node_policy` or a `service_data` was never written.
- */
-export function sameContent(a: StoredDoc, b: StoredDoc): boolean {
-  // As stored: JSON drops a key whose value is undefined, which a built document may hold.
-  const stored = (doc: StoredDoc): unknown => JSON.parse(JSON.stringify(withoutRev(doc)));
-  return isDeepStrictEqual(stored(a), stored(b));
-}
-
 /** JSON with every object's keys sorted, at every depth: one text for one content, whatever the key order. */
 function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
@@ -43,11 +30,24 @@ function sortedJson(value: unknown): string {
 }
 
 /**
- * A digest of a document's content as stored (without `_rev`), equal for equal content as
- * sameContent judges it: a stored and a built document compare by their digests.
+ * A digest of a document's content as stored (without `_rev`, and as JSON: a key whose value is
+ * undefined, which a built document may hold, is no key), whatever the key order at any depth
+ * (the store may answer keys in another order than they were written). A stored and a built
+ * document compare by their digests, and so do a stored document and the digest recorded when
+ * it was written (kept-config.ts).
  */
 export function contentDigest(doc: StoredDoc): string {
   return createHash('sha256').update(sortedJson(JSON.parse(JSON.stringify(withoutRev(doc))))).digest('hex');
+}
+
+/**
+ * Equal content at every depth, whatever the key order: equal digests, so that this and a
+ * recorded digest can never disagree. (A comparison that serialised the documents with their sorted
+ * top-level key names as JSON.stringify's allow-list dropped every nested key, since the list
+ * applies at each depth: a CONFIG change inside `node_policy` or a `service_data` was never written.)
+ */
+export function sameContent(a: StoredDoc, b: StoredDoc): boolean {
+  return contentDigest(a) === contentDigest(b);
 }
 
 /** A reconciled document, and whether this call replaced a stored version that had other content. */
