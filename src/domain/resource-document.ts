@@ -78,7 +78,7 @@ export function withoutStoreFields<T extends Record<string, unknown>>(doc: T): O
   return Object.fromEntries(Object.entries(doc).filter(([key]) => !key.startsWith('_'))) as Omit<T, `_${string}`>;
 }
 
-/** Without the fields a node keeps for itself (src/domain/ownership.ts): what a node takes from a publisher or a peer. */
+/** Without the fields a node keeps for itself (src/domain/node-private-fields.ts): what a node takes from a publisher or a peer. */
 export function withoutNodePrivateFields<T extends Record<string, unknown>>(doc: T): T {
   // No copy when there is nothing to drop (the common case of a publish): callers never change the result.
   if (!NODE_PRIVATE_FIELDS.some((key) => Object.hasOwn(doc, key))) return doc;
@@ -90,5 +90,9 @@ export function withoutNodePrivateFields<T extends Record<string, unknown>>(doc:
  * takes a document from a peer: without the store's members and without node-private fields.
  */
 export function publicForm(doc: Record<string, unknown>): Record<string, unknown> {
-  return withoutNodePrivateFields(withoutStoreFields(doc));
+  // One copy, not one per rule: every record of every harvest page goes through here, and a
+  // published document carries a node-private field, so the second rule would copy it again.
+  const served: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) if (!key.startsWith('_') && !NODE_PRIVATE_FIELDS.includes(key)) served[key] = value;
+  return served;
 }
