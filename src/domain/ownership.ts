@@ -3,15 +3,13 @@
  * delete; "States and transitions": an unsigned original is replaced in total by its submitter).
  *
  * The owner is the node account that published the document, recorded on the stored document in
- * a node-private field (src/domain/node-private-fields.ts): `identity.submitter` is text the
- * publisher writes (an NSDL feed names the organisation it publishes for), so it cannot prove
- * ownership. The field never appears in a
- * public form, is left out of the LR-PGP hash and is never taken from another node: a document
- * that arrived by distribution has no owner here, and only for such documents is the
- * `identity.submitter` of the account compared.
+ * a node-private field (src/domain/node-private-fields.ts says what that means for serving,
+ * hashing and peers): `identity.submitter` is text the publisher writes (an NSDL feed names the
+ * organisation it publishes for), so it cannot prove ownership. A document that arrived by
+ * distribution has no owner here, and only for such documents is the `identity.submitter` of the
+ * account compared.
  */
 export const OWNER_FIELD = 'node_publisher_account';
-
 
 export interface Owner { name: string; submitter: string }
 
