@@ -9,6 +9,7 @@ import { ConfigError } from './settings.js';
 import { NULL_STATES_NONE, nodeConfigSchema } from './node-config.schema.js';
 import { CONFIG_FORMATS, addConfigFormats } from './config-formats.js';
 import { filterPatternProblem } from '../domain/filter-patterns.js';
+import { adminEmailOf } from '../domain/admin-email.js';
 import type { NodeConfig, ServiceKey } from '../domain/node-configuration.js';
 
 // Re-exported: the rest of the node takes the configuration's types from config/, as before.
@@ -70,6 +71,11 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
   const problem = copy.filter ? filterPatternProblem(copy.filter.filter) : undefined;
   if (problem) {
     throw new ConfigError(`${source}/filter/filter/${problem.index}/${problem.field}`, `must be a regular expression the filter can compile${shown(problem.pattern)}: ${problem.reason}`);
+  }
+  // Identify's adminEmail is the address in it (domain/admin-email.ts): an identity naming none
+  // made every Identify response invalid against OAI-PMH.xsd.
+  if (adminEmailOf(copy.node.node_admin_identity) === undefined) {
+    throw new ConfigError(`${source}/node/node_admin_identity`, `must name the administrator's e-mail address, as \`admin@example.org\` or \`Jane Admin <admin@example.org>\` (OAI-PMH Identify's adminEmail is taken from it)${shown(copy.node.node_admin_identity)}`);
   }
   return copy;
 }

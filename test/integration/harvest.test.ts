@@ -9,7 +9,8 @@ const harvestData = (extra: Json = {}): Json => ({ granularity: 'YYYY-MM-DDThh:m
 
 /** 25 live documents doc-00000… at 2020-01-01T00:00:00Z + i s, then the three deleted states. */
 async function harvestNode(policy: 'no' | 'transient' | 'persistent', harvest: Json = harvestData()): Promise<TestNode> {
-  const node = await startTestNode({ nodeConfig: { policy: { deleted_data_policy: policy }, services: { harvest: { service_data: harvest } } } });
+  // An identity in the name-addr form: identify's adminEmail is the address in it.
+  const node = await startTestNode({ nodeConfig: { policy: { deleted_data_policy: policy }, node: { node_admin_identity: 'Harvest Admin <admin@example.org>' }, services: { harvest: { service_data: harvest } } } });
   await loadStoredCorpus(node, 25);
   const db = node.couch.use(node.names.resourceData);
   const base = { doc_type: 'resource_data', payload_placement: 'inline', payload_schema: ['nsdl_dc'], resource_data: '<x/>', resource_locator: 'http://example.org/gone' };

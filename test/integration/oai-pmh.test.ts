@@ -83,7 +83,7 @@ describe('OAI-PMH 2.0', () => {
   let linked: { url: string; close(): Promise<void> };
   before(async () => {
     linked = await linkedServer();
-    node = await startTestNode({ nodeConfig: { policy: { deleted_data_policy: 'persistent', allow_private_fetch: true, node_admin_identity: undefined }, node: { node_admin_identity: 'oai-admin@example.org' }, services: { oai_pmh: { service_data: oaiData() } } } });
+    node = await startTestNode({ nodeConfig: { policy: { deleted_data_policy: 'persistent', allow_private_fetch: true, node_admin_identity: undefined }, node: { node_admin_identity: 'OAI Admin <oai-admin@example.org>' }, services: { oai_pmh: { service_data: oaiData() } } } });
     await loadOaiCorpus(node, linked.url);
   });
   after(async () => { await node.stop(); await linked.close(); });

@@ -21,6 +21,7 @@ import { earliestTimestamp, readAheadPage, selectPage, selectionOf } from './har
 import { decodeContinuation, encodeContinuation, type ListState } from './harvest-paging.js';
 import { loadHarvestSettings, type HarvestSettings } from './harvest-settings.js';
 import { WHOLE_LIST_CHUNK, wholeList, type WholeList } from './harvest-whole-list.js';
+import { adminEmailOf } from '../../domain/admin-email.js';
 
 type Body = Record<string, unknown>;
 interface JsonRecord { header: RecordHeader; resource_data?: Record<string, unknown> }
@@ -130,7 +131,7 @@ export class HarvestService {
         earliestDatestamp: datestamp(earliest ?? settings.earliestBound ?? new Date(this.clock()).toISOString(), settings.granularity),
         deletedRecord: settings.deletedPolicy,
         granularity: settings.granularity,
-        adminEmail: node.node_admin_identity,
+        adminEmail: adminEmailOf(String(node.node_admin_identity ?? '')) ?? node.node_admin_identity,
       },
     };
   }

@@ -13,16 +13,20 @@ import { BadArgument, BadResumptionToken, IdDoesNotExist, NoMetadataFormats, NoS
 import { flagArg } from './oai-flags.js';
 import { resolveOaiIdentifier, showDeleted, type OaiContext } from './oai-context.js';
 import { OAI_DC } from './oai-dc.js';
+import { adminEmailOf } from '../../domain/admin-email.js';
 
 export async function identify(context: OaiContext): Promise<OaiBody> {
   const { settings } = context;
+  const identity = String(settings.node.node_admin_identity ?? '');
   const earliest = await earliestTimestamp(context.store, settings.earliestBound, showDeleted(context));
   return {
     kind: 'Identify',
     identify: {
       repositoryName: String(settings.node.node_name ?? 'Learning Registry node'),
       baseURL: settings.description.service_endpoint,
-      adminEmails: [String(settings.node.node_admin_identity ?? '')],
+      // The address in the identity (CONFIG is refused without one); an identity edited in the
+      // store to name none is shown as it is rather than no adminEmail at all.
+      adminEmails: [adminEmailOf(identity) ?? identity],
       earliestDatestamp: datestamp(earliest ?? settings.earliestBound ?? context.clock().toISOString(), settings.granularity),
       deletedRecord: settings.deletedPolicy,
       granularity: settings.granularity,

@@ -46,6 +46,15 @@ describe('CONFIG errors name what is wrong', () => {
     expect(() => validateNodeConfig({ node: { node_nmae: 'x' } }, 'CONFIG')).to.throw('configuration error: CONFIG/node: must NOT have additional properties: "node_nmae" is not a setting here');
     expect(() => validateNodeConfig({ policy: { deleted_data_policy: 'sometimes' } }, 'CONFIG')).to.throw('configuration error: CONFIG/policy/deleted_data_policy: must be equal to one of the allowed values: "no", "persistent", "transient", got "sometimes"');
   });
+
+  // Identify's adminEmail is the address in node_admin_identity: one naming none made every
+  // Identify response invalid against OAI-PMH.xsd (an audit's finding).
+  it('an administrator identity that names no e-mail address; a bare address and the name-addr form are taken', () => {
+    expect(() => validateNodeConfig({ node: { node_admin_identity: 'Jane Admin <jane at example dot org>' } }, 'CONFIG')).to.throw('configuration error: CONFIG/node/node_admin_identity: must name the administrator\'s e-mail address, as `admin@example.org` or `Jane Admin <admin@example.org>` (OAI-PMH Identify\'s adminEmail is taken from it), got "Jane Admin <jane at example dot org>"');
+    expect(() => validateNodeConfig({ node: { node_admin_identity: 'the admins' } }, 'CONFIG')).to.throw(/node_admin_identity: must name/);
+    expect(validateNodeConfig({ node: { node_admin_identity: 'Jane Admin <jane@example.org>' } }, 'CONFIG').node.node_admin_identity).to.equal('Jane Admin <jane@example.org>');
+    expect(validateNodeConfig({}, 'CONFIG').node.node_admin_identity).to.equal('admin@example.org');
+  });
 });
 
 // Each service_data is closed and typed (spec "Service_data by service"): a key the service does
