@@ -66,6 +66,7 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
     const data = copy.services[key as ServiceKey].service_data;
     for (const name of names) if (data[name] === null) delete data[name];
   }
+  dropUnappliedLimits(input, copy, source);
   // Every pattern, even of a filter that is off: the filter description is served as it is, and
   // may be switched on in the node database.
   const problem = copy.filter ? filterPatternProblem(copy.filter.filter) : undefined;
@@ -78,6 +79,25 @@ export function validateNodeConfig(input: unknown, source: string): NodeConfig {
     throw new ConfigError(`${source}/node/node_admin_identity`, `must name the administrator's e-mail address, as \`admin@example.org\` or \`Jane Admin <admin@example.org>\` (OAI-PMH Identify's adminEmail is taken from it)${shown(copy.node.node_admin_identity)}`);
   }
   return copy;
+}
+
+/**
+ * Basic Harvest and Slice with `flow_control` false answer each list whole (harvest-settings.ts,
+ * slice.service.ts), so their page limits limit nothing: a description stating them told clients
+ * of limits the node does not apply (a spec audit's finding; spec "Limits": a description states
+ * the limits that apply). The defaults are left out of the description; limits CONFIG states
+ * itself are refused. (Obtain without flow control still answers at most its limits.)
+ */
+function dropUnappliedLimits(input: unknown, copy: NodeConfig, source: string): void {
+  for (const key of ['harvest', 'slice'] as const) {
+    const data = copy.services[key].service_data as Record<string, unknown>;
+    if (data.flow_control !== false) continue;
+    const given = (input as { services?: Record<string, { service_data?: Record<string, unknown> } | undefined> } | undefined)?.services?.[key]?.service_data ?? {};
+    for (const name of ['doc_limit', 'id_limit']) {
+      if (Object.hasOwn(given, name)) throw new ConfigError(`${source}/services/${key}/service_data/${name}`, 'limits nothing with flow_control false: every list is answered whole; leave it out, or set flow_control true to page by it');
+      delete data[name];
+    }
+  }
 }
 
 /** The configuration of a node no CONFIG ever configured: every key at its default. */

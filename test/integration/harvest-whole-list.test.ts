@@ -10,7 +10,7 @@ import { nodeOnOwnStore, readWhileStoreStops } from '../support/midway.js';
 
 type Json = Record<string, unknown>;
 const TOTAL = 1203; // more than two store reads of 500
-const harvestData = { granularity: 'YYYY-MM-DDThh:mm:ssZ', doc_limit: 7, flow_control: false, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }] };
+const harvestData = { granularity: 'YYYY-MM-DDThh:mm:ssZ', flow_control: false, metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0' } }] };
 const id = (i: number): string => `doc-${String(i).padStart(5, '0')}`;
 const headerOf = (item: Json): Json => ((item.record as Json | undefined)?.header ?? item.header) as Json;
 
@@ -35,6 +35,14 @@ describe('Basic Harvest without flow control: each list answered whole', () => {
     const items = body.listrecords as Json[];
     expect(items.map((item) => headerOf(item).identifier)).to.deep.equal(Array.from({ length: TOTAL }, (_, i) => id(i)));
     expect(((items[600]?.record as Json).resource_data as Json).doc_ID).to.equal(id(600));
+  });
+
+  // A description that stated doc_limit and id_limit here told harvesters of limits no list applies.
+  it('the Basic Harvest description states no page limits', async () => {
+    const { body } = await getJson(`${node.url}/services`);
+    const harvest = (body.services as Json[]).find((service) => service.service_name === 'Basic Harvest') as Json;
+    expect(harvest.service_data).to.include({ flow_control: false });
+    expect(harvest.service_data).to.not.have.any.keys('doc_limit', 'id_limit');
   });
 
   it('listidentifiers and a from/until range, by GET and POST', async () => {

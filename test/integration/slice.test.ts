@@ -257,7 +257,7 @@ describe('GET /slice without flow control', function () {
   this.timeout(120000);
   let node: TestNode;
   before(async () => {
-    node = await startTestNode({ nodeConfig: { services: { slice: { service_data: { doc_limit: DOC_LIMIT, id_limit: ID_LIMIT, flow_control: false } } } } });
+    node = await startTestNode({ nodeConfig: { services: { slice: { service_data: { flow_control: false } } } } });
     // More than one streamed chunk of documents (200) and of identifiers (1,000).
     stored = [...Array.from({ length: RAW }, (_, i) => rawDoc(i)), ...notLive(), { ...rawDoc(7), _id: 'comma-key', doc_ID: 'comma-key', keys: ['Interest, Simple Interest'] }];
     await node.couch.use(node.names.resourceData).bulk({ docs: stored as never[] });
@@ -280,7 +280,8 @@ describe('GET /slice without flow control', function () {
     }
     const ids = await slice({ ids_only: 'T' });
     expect((ids.body.documents as { doc_ID: string }[]).map((entry) => entry.doc_ID)).to.deep.equal(expected({}));
-    expect(ids.body.documents as object[]).to.have.length.above(ID_LIMIT).and.to.satisfy((entries: object[]) => entries.every((entry) => Object.keys(entry).join() === 'doc_ID'));
+    // Past the default id_limit (1,000), which the description no longer states.
+    expect(ids.body.documents as object[]).to.have.length.above(1000).and.to.satisfy((entries: object[]) => entries.every((entry) => Object.keys(entry).join() === 'doc_ID'));
   });
 
   it('any_tags names a key holding a comma by quoting it; unquoted, the comma separates tags', async () => {
@@ -291,6 +292,12 @@ describe('GET /slice without flow control', function () {
     const open = await slice({ any_tags: '"interest, simple' });
     expect(open.status).to.equal(400);
     expect(open.body).to.deep.include({ OK: false, error: 'any_tags has a quote that is not closed' });
+  });
+
+  it('its description states no page limits (they would limit nothing)', async () => {
+    const { body } = await getJson(`${node.url}/services`);
+    const description = (body.services as { service_name: string; service_data: Record<string, unknown> }[]).find((service) => service.service_name === 'Slice');
+    expect(description?.service_data).to.include({ flow_control: false }).and.to.not.have.any.keys('doc_limit', 'id_limit');
   });
 
   it('refuses tokens, in the JSON error form', async () => {

@@ -85,15 +85,26 @@ describe('CONFIG service_data is checked key by key', () => {
     });
   }
 
+  // With flow_control false Basic Harvest answers each list whole: page limits would limit nothing.
+  it('Basic Harvest and Slice without flow control: the default limits are left out of their descriptions, limits CONFIG states are refused', () => {
+    expect(validateNodeConfig({ services: { slice: { service_data: { flow_control: false } } } }, 'CONFIG').services.slice.service_data).to.not.have.any.keys('doc_limit', 'id_limit');
+    expect(() => validateNodeConfig({ services: { slice: { service_data: { flow_control: false, doc_limit: 5 } } } }, 'CONFIG')).to.throw(/CONFIG\/services\/slice\/service_data\/doc_limit: limits nothing with flow_control false/);
+    const data = validateNodeConfig({ services: { harvest: { service_data: { flow_control: false } } } }, 'CONFIG').services.harvest.service_data;
+    expect(data).to.include({ flow_control: false });
+    expect(data).to.not.have.any.keys('doc_limit', 'id_limit');
+    expect(() => validateNodeConfig({ services: { harvest: { service_data: { flow_control: false, id_limit: 5 } } } }, 'CONFIG')).to.throw('configuration error: CONFIG/services/harvest/service_data/id_limit: limits nothing with flow_control false: every list is answered whole; leave it out, or set flow_control true to page by it');
+    expect(validateNodeConfig({ services: { harvest: { service_data: { flow_control: true } } } }, 'CONFIG').services.harvest.service_data).to.include({ doc_limit: 100, id_limit: 100 });
+  });
+
   it('takes every key the services use', () => {
     const services = {
       publish: { service_data: { doc_limit: 5, msg_size_limit: 20000 } },
       sword: { service_data: { version: '1.3', collection_policy: 'Only JSON resource data description documents' } },
       delete: { service_data: { delete_action: 'purge', doc_limit: 3, msg_size_limit: 1000 } },
       obtain: { service_data: { doc_limit: 0, id_limit: 0, spec_kv_only: true, flow_control: false } },
-      harvest: { service_data: { granularity: 'YYYY-MM-DD', doc_limit: 1000, id_limit: 5, flow_control: false, metadataformats: [], setSpec: null, earliestDatestamp: '2024-02-29' } },
+      harvest: { service_data: { granularity: 'YYYY-MM-DD', doc_limit: 1000, id_limit: 5, flow_control: true, metadataformats: [], setSpec: null, earliestDatestamp: '2024-02-29' } },
       oai_pmh: { service_data: { earliestDatestamp: '2024-02-29T23:59:59Z', schemalocation: 'https://example.org/OAI-PMH-LR.xsd', metadataformats: [{ metadataFormat: { metadataPrefix: 'LR_JSON_0.10.0', schema: 'https://example.org/lr.xsd', metadataNamespace: 'urn:x' } }] } },
-      slice: { service_data: { doc_limit: 1, id_limit: 1, flow_control: false } },
+      slice: { service_data: { doc_limit: 1, id_limit: 1, flow_control: true } },
     };
     const config = validateNodeConfig({ services }, 'CONFIG');
     for (const [key, { service_data }] of Object.entries(services)) expect(config.services[key as keyof typeof services].service_data, key).to.deep.include(service_data);
