@@ -113,6 +113,24 @@ describe('OAI-PMH 2.0', () => {
       expect(identifiers(listed.xml)).to.deep.equal(['dc-02', 'dc-03']);
     });
 
+    // The protocol has no error code for a method: the JSON services' body here contradicted the
+    // endpoint's own error forms (an audit's finding).
+    it('another method than GET, HEAD or POST: a plain-text 405 with Allow, not a JSON body; OPTIONS says what is allowed', async () => {
+      for (const method of ['PUT', 'DELETE', 'PATCH']) {
+        const response = await fetch(`${node.url}/OAI-PMH?verb=Identify`, { method, body: 'verb=Identify' });
+        expect(response.status, method).to.equal(405);
+        expect(response.headers.get('allow')).to.equal('GET, HEAD, POST');
+        expect(response.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+        expect(await response.text()).to.equal(`${method} is not allowed on /OAI-PMH: OAI-PMH requests are GET or POST.\n`);
+      }
+      const options = await fetch(`${node.url}/OAI-PMH`, { method: 'OPTIONS' });
+      expect(options.status).to.equal(204);
+      expect(options.headers.get('allow')).to.equal('GET, HEAD, POST');
+      const head = await fetch(`${node.url}/OAI-PMH?verb=Identify`, { method: 'HEAD' });
+      expect(head.status).to.equal(200);
+      expect(head.headers.get('content-type')).to.match(/^text\/xml/);
+    });
+
     it('badVerb: missing, unknown or repeated verb, with a request element without attributes', async () => {
       for (const query of ['', 'verb=Nope', 'verb=Identify&verb=Identify', 'verb=<script>']) {
         const { status, xml } = await oai(node, query);

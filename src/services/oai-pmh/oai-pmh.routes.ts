@@ -28,6 +28,7 @@ const SCHEMA_DIR = [path.join(HERE, '..', '..', 'protocol', 'oai-pmh', 'schemas'
   .find((dir) => fs.existsSync(path.join(dir, 'OAI-PMH-LR.xsd'))) ?? '';
 const SCHEMA_NAME = /^[A-Za-z0-9_.-]+\.xsd$/;
 const FORM_LIMIT = 64 * 1024;
+const OAI_METHODS = 'GET, HEAD, POST';
 
 function pairsOf(encoded: string): [string, string][] {
   return [...new URLSearchParams(encoded)];
@@ -111,6 +112,16 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
     const raw = (ctx.request as unknown as { rawBody?: unknown }).rawBody;
     return typeof raw === 'string' ? pairsOf(raw) : [];
   }));
+  // Any other method (reached only when GET, HEAD and POST did not match): OAI-PMH requests are
+  // GET or POST (§3.1.1) and the protocol has no error code for a method, so a plain-text 405
+  // with Allow, as for a store outage, rather than the JSON services' error body.
+  router.all('/OAI-PMH', (ctx) => {
+    ctx.set('Allow', OAI_METHODS);
+    if (ctx.method === 'OPTIONS') { ctx.status = 204; return; }
+    ctx.status = 405;
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = `${ctx.method} is not allowed on /OAI-PMH: OAI-PMH requests are GET or POST.\n`;
+  });
   router.get('/schemas/:name', async (ctx) => {
     const name = ctx.params.name ?? '';
     const file = path.join(SCHEMA_DIR, name);
