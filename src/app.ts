@@ -36,7 +36,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     nodeInfoRoutes(deps.nodeInfo),
     publishRoutes(deps.publish, deps.settings, deps.gate),
     swordRoutes(deps.sword, deps.gate),
-    deleteRoutes(deps.remove, deps.settings, deps.gate),
+    deleteRoutes(deps.remove, deps.settings, deps.nodes, deps.gate),
     sliceRoutes(deps.slice, deps.settings, deps.gate),
     obtainRoutes(deps.obtain, deps.settings, deps.gate),
     harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate),

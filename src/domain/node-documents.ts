@@ -3,7 +3,7 @@
  * Generated identifiers (node_id) are passed in so that they are created once and kept.
  */
 import { createHash } from 'node:crypto';
-import type { NodeConfig } from './node-configuration.js';
+import type { DeletedDataPolicy, NodeConfig } from './node-configuration.js';
 
 export const NODE_DESCRIPTION_ID = 'node_description';
 /** The CONFIG the node was last given, as written (config/node-config.ts GivenNodeConfig). */
@@ -37,6 +37,16 @@ export function buildNodeDescription(config: NodeConfig, nodeId: string): JsonDo
   };
   if (node.sync_frequency !== undefined) doc.sync_frequency = node.sync_frequency;
   return doc;
+}
+
+/**
+ * The deleted-data policy a node description advertises (`node_policy`, built above), which
+ * harvest reports as `deletedRecord` and Basic Delete keeps to. A description without one keeps
+ * no deletions (`no`).
+ */
+export function deletedDataPolicyOf(node: Record<string, unknown>): DeletedDataPolicy {
+  const policy = node.node_policy as { deleted_data_policy?: DeletedDataPolicy } | undefined;
+  return policy?.deleted_data_policy ?? 'no';
 }
 
 export function buildCommunityDescription(config: NodeConfig): JsonDoc {

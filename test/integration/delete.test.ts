@@ -6,8 +6,8 @@ import { nsdlDocs } from '../support/documents.js';
 const ALICE = { authorization: basicAuth('alice', 'alice-password-1') };
 const BOB = { authorization: basicAuth('bob', 'bob-password-12') };
 
-async function nodeWith(action: string): Promise<TestNode> {
-  const node = await startTestNode({ nodeConfig: { services: { delete: { service_data: { delete_action: action, doc_limit: 3 } } } } });
+async function nodeWith(action: string, policy = 'transient'): Promise<TestNode> {
+  const node = await startTestNode({ nodeConfig: { policy: { deleted_data_policy: policy }, services: { delete: { service_data: { delete_action: action, doc_limit: 3 } } } } });
   await addAccount(node, 'alice', 'alice-password-1');
   await addAccount(node, 'bob', 'bob-password-12');
   const docs = nsdlDocs(3).map((d, i) => ({ ...d, doc_ID: `del-${i}`, identity: { submitter: 'alice', submitter_type: 'agent' } }));
@@ -99,10 +99,11 @@ describe('POST /delete', () => {
     });
   });
 
-  for (const action of ['delete', 'purge'] as const) {
-    describe(`delete_action ${action}`, () => {
+  // Under `persistent` a stub stays instead: delete-persistent.test.ts.
+  for (const [action, policy] of [['delete', 'transient'], ['purge', 'no']] as const) {
+    describe(`delete_action ${action}, deleted_data_policy ${policy}`, () => {
       let node: TestNode;
-      before(async () => { node = await nodeWith(action); });
+      before(async () => { node = await nodeWith(action, policy); });
       after(async () => node.stop());
       it('removes the document', async () => {
         const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-2'] }, ALICE);

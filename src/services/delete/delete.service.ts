@@ -1,13 +1,19 @@
 /**
  * Basic Delete (spec "Basic Delete (deprecated)"): per-ID results aligned with request_IDs; the
- * service description's delete_action decides what happens; only the owner may delete (the
- * publishing account, src/domain/ownership.ts).
+ * service description's delete_action decides what happens, consistently with the node's
+ * deleted_data_policy ("Deletion MUST be consistent with the resource data persistence policy");
+ * only the owner may delete (the publishing account, src/domain/ownership.ts).
  *
  * - ignore: acknowledged, nothing changes.
  * - mark: the document gets `node_deleted` (the time) and a new node_timestamp, so incremental
  *   harvesters see the change; every access service stops returning it.
- * - delete, purge: the document is removed from CouchDB (a deletion stub remains until
- *   compaction, which is CouchDB's "removal triggered, may run later").
+ * - delete, purge, under `persistent`: the document's content is removed and a stub stays
+ *   (src/domain/deletion-stub.ts), marked as above, so both harvests report the record as
+ *   deleted from then on, as Identify's `deletedRecord` `persistent` promises (OAI-PMH 2.0
+ *   §2.5.1). Removing the document lost the record from every list.
+ * - delete, purge, under `transient` or `no`: the document is removed from CouchDB (a deletion
+ *   stub of CouchDB's own remains until compaction, which is CouchDB's "removal triggered, may
+ *   run later"); `transient` permits a repository to forget deletions, `no` never reports them.
  */
 import type { Account } from '../../storage/account-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
@@ -18,6 +24,8 @@ import { PublishRefused, type DocumentResult, type PublishResponse } from '../pu
 import { isRecord } from '../../domain/is-record.js';
 import { AppError } from '../../errors/app-error.js';
 import { isDeleted, resourceState } from '../../domain/resource-document.js';
+import { deletionStub } from '../../domain/deletion-stub.js';
+import type { DeletedDataPolicy } from '../../domain/node-configuration.js';
 
 const DELETE_ACTIONS = ['ignore', 'mark', 'delete', 'purge'] as const;
 export type DeleteAction = typeof DELETE_ACTIONS[number];
@@ -33,10 +41,21 @@ export function deleteActionOf(serviceData: unknown): DeleteAction {
   throw new AppError(500, 'misconfigured', `the delete service description's delete_action ${JSON.stringify(action)} is not one of ${DELETE_ACTIONS.join(', ')}`, true);
 }
 
+/** What a delete request is decided by: the delete description's action and the node's deleted-data policy (node_policy). */
+export interface DeleteRules { action: DeleteAction; deletedDataPolicy: DeletedDataPolicy }
+
+/** The write that deletes `doc` at `now` (undefined: nothing to write). */
+function deletionWrite(doc: StoredDoc, rules: DeleteRules, now: string): StoredDoc | undefined {
+  if (rules.action === 'mark') return { ...doc, node_deleted: now, node_timestamp: now };
+  if (rules.action === 'ignore') return undefined;
+  if (rules.deletedDataPolicy === 'persistent') return deletionStub(doc, now);
+  return { _id: doc._id, ...(doc._rev ? { _rev: doc._rev } : {}), _deleted: true };
+}
+
 export class DeleteService {
   constructor(private readonly store: ResourceRepository, private readonly clock: Clock) {}
 
-  async delete(body: unknown, account: Account | undefined, action: DeleteAction, docLimit: number | undefined): Promise<PublishResponse> {
+  async delete(body: unknown, account: Account | undefined, rules: DeleteRules, docLimit: number | undefined): Promise<PublishResponse> {
     const ids = isRecord(body) ? body.request_IDs : undefined;
     if (!Array.isArray(ids) || ids.length === 0) throw new PublishRefused('missing "request_IDs": a non-empty array of doc_IDs');
     if (!ids.every((id) => typeof id === 'string' && id.length > 0)) throw new PublishRefused('every request_ID must be a non-empty string');
@@ -55,8 +74,8 @@ export class DeleteService {
       if (account && !isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
       seen.add(id);
       results.push({ doc_ID: id, OK: true });
-      if (action === 'mark') writes.push({ index, doc: { ...doc, node_deleted: now, node_timestamp: now } });
-      else if (action === 'delete' || action === 'purge') writes.push({ index, doc: { _id: doc._id, ...(doc._rev ? { _rev: doc._rev } : {}), _deleted: true } });
+      const write = deletionWrite(doc, rules, now);
+      if (write) writes.push({ index, doc: write });
     }
     const outcomes = await this.store.bulkWrite(writes.map((w) => w.doc));
     const failed = outcomes.flatMap((outcome, position) => (outcome.ok ? [] : [{ index: (writes[position] as { index: number }).index, id: outcome.id, error: outcome.error }]));

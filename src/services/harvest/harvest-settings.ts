@@ -6,6 +6,7 @@
 import type { DeletedDataPolicy } from '../../config/node-config.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ServiceDescription } from '../../domain/service-descriptions.js';
+import { deletedDataPolicyOf } from '../../domain/node-documents.js';
 import { notBootstrapped } from '../../errors/app-error.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { granularityOf, lowerBound, parseDatestamp, type Granularity } from './harvest-dates.js';
@@ -58,7 +59,7 @@ export async function loadHarvestSettings(settings: ServiceSettings, nodes: Node
   if (!node) throw notBootstrapped('the node description');
   const data = description.service_data;
   const pageSize = pageSizeOf(numberSetting(data, 'doc_limit'), DEFAULT_PAGE);
-  const policy = (node.node_policy ?? {}) as { deleted_data_policy?: DeletedDataPolicy; allow_private_fetch?: boolean };
+  const policy = (node.node_policy ?? {}) as { allow_private_fetch?: boolean };
   const earliest = typeof data?.earliestDatestamp === 'string' ? parseDatestamp(data.earliestDatestamp) : undefined;
   return {
     description,
@@ -67,7 +68,7 @@ export async function loadHarvestSettings(settings: ServiceSettings, nodes: Node
     pageSize,
     idPageSize: pageSizeOf(numberSetting(data, 'id_limit'), pageSize),
     flowControl: data?.flow_control !== false,
-    deletedPolicy: policy.deleted_data_policy ?? 'no',
+    deletedPolicy: deletedDataPolicyOf(node),
     earliestBound: earliest ? lowerBound(earliest.value) : undefined,
     jsonPrefixes: jsonPrefixesOf(data),
     allowPrivateFetch: policy.allow_private_fetch === true,
