@@ -5,7 +5,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 
 export interface EmbeddedOptions {
@@ -18,7 +19,31 @@ export interface EmbeddedOptions {
   restartDelayMs?: number;
 }
 
-const childEntry = fileURLToPath(new URL(`./child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+const fromSource = import.meta.url.endsWith('.ts');
+const childEntry = fileURLToPath(new URL(`./child${fromSource ? '.ts' : '.js'}`, import.meta.url));
+
+/**
+ * The child's Node flags. Run from the sources, the child needs tsx's loader: mocha and
+ * `node --import tsx` pass it in execArgv, which a fork inherits, but lr-node's launcher
+ * (bin/lr-node.js, when dist/ is missing or older than src/) registers tsx inside its own
+ * process, so the child got no loader and died at once on `child.ts` (an audit saw every
+ * embedded start fail after an in-place upgrade). The loader is named by its resolved URL, so
+ * the child finds it whatever the working directory.
+ */
+export function childExecArgv(execArgv: readonly string[], source: boolean): string[] | undefined {
+  if (!source || execArgv.some((flag) => /tsx/.test(flag)) || /tsx/.test(process.env.NODE_OPTIONS ?? '')) return undefined;
+  return [...execArgv, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+}
+
+/**
+ * What a child that exited before listening said: its error line (`TypeError [...]: ...`) when
+ * there is one, rather than the last lines of a stack trace (`}  Node.js v20...`), else those.
+ */
+export function crashReason(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  const error = lines.find((line) => /^\s*(?:\w+)?Error\b.*:/.test(line));
+  return (error ?? lines.slice(-3).join(' ')).trim();
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,7 +105,8 @@ export class EmbeddedCouch {
     // A process group of its own: Ctrl-C at a terminal signals the node's group, and the node
     // stops the store itself after in-flight requests (a store interrupted first could be seen
     // as crashed and restarted mid-shutdown). It still exits when the node dies: IPC disconnects.
-    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true, env: childEnvironment(process.env) });
+    const execArgv = childExecArgv(process.execArgv, fromSource);
+    const child = fork(childEntry, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true, env: childEnvironment(process.env), ...(execArgv ? { execArgv } : {}) });
     child.send({ type: 'settings', settings });
     this.child = child;
     let stderrTail = '';
@@ -108,7 +134,7 @@ export class EmbeddedCouch {
         }
         if (!listening) {
           // The child exits with the table's code (src/errors/exit-codes.ts, e.g. its port in use): the node exits with it.
-          const reason = reported ? `${reported}${this.options.port ? ' (EMBEDDED_COUCH_PORT)' : ''}` : stderrTail.trim().split('\n').slice(-3).join(' ');
+          const reason = reported ? `${reported}${this.options.port ? ' (EMBEDDED_COUCH_PORT)' : ''}` : crashReason(stderrTail);
           reject(Object.assign(new Error(`embedded store failed to start (exit ${code ?? signal}): ${reason}`), { exitCode: code }));
           return;
         }

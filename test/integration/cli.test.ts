@@ -9,7 +9,8 @@ import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js
 import { derivedDocId } from '../../src/cli/document-signing.js';
 import { SAMPLE_CORPUS } from '../../src/sample-data.js';
 import { startTestNode, addAccount, currentStatus, tempDir, type TestNode } from '../support/node.js';
-import { CONTROL_CHARACTERS, ensureBuilt, lrNode, startProxy } from '../support/cli.js';
+import { CONTROL_CHARACTERS, ensureBuilt, lrNode, spawnCli, startProxy, until } from '../support/cli.js';
+import { exitOf } from '../support/process.js';
 import { ROOT } from '../support/process.js';
 
 const PASSWORD = 'cli-publisher-phrase-7';
@@ -163,6 +164,23 @@ describe('lr-node (the command line)', function () {
       expect({ code: stale.code, stdout: stale.stdout, stderr: stale.stderr }).to.deep.equal({ code: 0, stdout: `${version}\n`, stderr: 'lr-node: dist/ is older than the sources in src/ (run npm run build): running the sources\n' });
     } finally {
       fs.utimesSync(built, mtime, mtime);
+    }
+  });
+
+  // The launcher registers tsx inside its own process; the embedded store's child, forked with the
+  // parent's flags, had no loader and died on child.ts, so every embedded start after an in-place
+  // upgrade failed with "embedded store failed to start (exit 1): }  Node.js v20..." (an audit's finding).
+  it('start from the sources (what a dist/ older than src/ makes the launcher run) brings the embedded store up', async () => {
+    const started = spawnCli(['start'], { env: { LR_NODE_FROM_SOURCE: '1', COUCHDB_URL: '', PORT: '0', DATA_DIR: tempDir(), LOG_LEVEL: 'info' } });
+    try {
+      await until(() => /"msg":"node listening"/.test(started.output().stdout) || started.child.exitCode !== null, 90000, 'the node to listen');
+      const url = /"url":"([^"]+)"[^\n]*"msg":"node listening"/.exec(started.output().stdout)?.[1];
+      expect(url, started.output().stderr).to.be.a('string');
+      const status = await fetch(`${url}/status`);
+      expect(status.status).to.equal(200);
+    } finally {
+      started.child.kill('SIGTERM');
+      await exitOf(started.child, 60000);
     }
   });
 
