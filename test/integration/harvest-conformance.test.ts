@@ -285,6 +285,33 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
         expect(oai, flags).to.contain('code="idDoesNotExist"');
       }
     });
+
+    it('both flags false (by_resource_ID=F, by_doc_ID absent or F): the IDs are doc_IDs, and the echo says so', async () => {
+      const locator = 'http://example.org/echo-3/resource';
+      const [result] = await publish([plainDoc({ doc_ID: 'echo-3', resource_locator: locator })]);
+      expect(result?.OK).to.equal(true);
+      for (const flags of ['by_resource_ID=F', 'by_resource_ID=false', 'by_resource_ID=F&by_doc_ID=F', 'by_doc_ID=f&by_resource_ID=false']) {
+        const byDoc = await getJson(`${node.url}/harvest/getrecord?request_ID=echo-3&${flags}`);
+        expect(byDoc.body, flags).to.include({ OK: true });
+        expect((byDoc.body.getrecord as { record: { header: { identifier: string } }[] }).record.map((r) => r.header.identifier), flags).to.deep.equal(['echo-3']);
+        expect(byDoc.body.request, flags).to.include({ identifier: 'echo-3', by_doc_ID: 'T', by_resource_ID: 'F' });
+        // The client said the ID is no resource locator: a locator is not looked up as one.
+        const byLocator = await getJson(`${node.url}/harvest/getrecord?request_ID=${encodeURIComponent(locator)}&${flags}`);
+        expect(byLocator.body, flags).to.include({ OK: false, error: 'idDoesNotExist' });
+        expect(byLocator.body.request, flags).to.include({ by_doc_ID: 'T', by_resource_ID: 'F' });
+        const found = await oai(`verb=GetRecord&metadataPrefix=oai_dc&identifier=echo-3&${flags}`);
+        assertValidOai(found.text, 'extension');
+        expect(identifiers(found.text), flags).to.deep.equal(['echo-3']);
+        expect(errorCode((await oai(`verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(locator)}&${flags}`)).text), flags).to.equal('idDoesNotExist');
+      }
+      const posted = await postJson(`${node.url}/harvest/getrecord`, { request_ID: 'echo-3', by_resource_ID: false });
+      expect(posted.body).to.include({ OK: true });
+      expect(posted.body.request).to.include({ by_doc_ID: 'T', by_resource_ID: 'F' });
+      // by_doc_ID=F alone leaves by_resource_ID at its default, TRUE: the locator.
+      const locatorOnly = await getJson(`${node.url}/harvest/getrecord?request_ID=${encodeURIComponent(locator)}&by_doc_ID=F`);
+      expect(locatorOnly.body).to.include({ OK: true });
+      expect(locatorOnly.body.request).to.include({ by_doc_ID: 'F', by_resource_ID: 'T' });
+    });
   });
   /** Stores documents as an older node version did (publish now refuses what they hold), after everything published so far. */
   async function storeLegacy(format: string, entries: [string, unknown][]): Promise<void> {

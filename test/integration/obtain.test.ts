@@ -122,6 +122,19 @@ describe('Basic Obtain with flow control', () => {
       expect((await all('?request_ID=missing&by_doc_ID=T')).body.documents[0]?.document).to.equal(null);
     });
 
+    it('both flags false (by_resource_ID=F, by_doc_ID absent or F): the IDs are doc_IDs', async () => {
+      for (const flags of ['by_resource_ID=F', 'by_resource_ID=false&by_doc_ID=F']) {
+        expect((await all(`?request_ID=doc-00003&${flags}`)).body.documents[0]?.document?.map((d) => d.doc_ID), flags).to.deep.equal(['doc-00003']);
+        expect((await all(`?request_ID=${encodeURIComponent('http://example.org/r/3')}&${flags}`)).body.documents[0]?.document, flags).to.equal(null);
+      }
+      for (const flags of [{ by_resource_ID: false }, { by_resource_ID: 'F', by_doc_ID: false }]) {
+        const { body } = await postJson(`${node.url}/obtain`, { request_IDs: ['doc-00004', 'http://example.org/r/4'], ...flags });
+        expect((body as unknown as Page).documents.map((d) => d.document?.map((doc) => doc.doc_ID) ?? null)).to.deep.equal([['doc-00004'], null]);
+      }
+      // by_doc_ID=F alone leaves by_resource_ID at its default, TRUE.
+      expect((await all(`?request_ID=${encodeURIComponent('http://example.org/r/3')}&by_doc_ID=F`)).body.documents[0]?.document?.map((d) => d.doc_ID)).to.deep.equal(['doc-00003', 'doc-00403', 'doc-00803']);
+    });
+
     it('an ID named twice is answered once; many IDs are answered whole, streamed in order; past 10,000 distinct IDs is an error', async () => {
       const repeated = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 3000 }, () => 'doc-00005'), by_doc_ID: true });
       expect((repeated.body as unknown as Page).documents.map((d) => d.doc_ID)).to.deep.equal(['doc-00005']);

@@ -8,34 +8,44 @@ import { listResponseDate, responseDate } from './harvest-dates.js';
 import { HarvestError, flagArg, isListVerb, readArgs, type HarvestArgs, type HarvestVerb } from './harvest-request.js';
 import type { HarvestService } from './harvest.service.js';
 import { WholeList, envelopeChunks } from './harvest-whole-list.js';
+import { idLookupOf } from '../../domain/id-lookup.js';
 
-/**
- * A flag in the spec's spelling of booleans (`T`/`F`, spec "Endpoints") whichever was sent
- * (`T`, `true`, JSON true) or defaulted, so both flags are echoed in one type; a value that is no
- * flag is echoed as sent (the answer is badArgument).
- */
-function echoFlag(args: HarvestArgs, name: string, fallback: () => boolean): string {
+/** A flag in the spec's spelling (`T`/`F`, spec "Endpoints"), its default when absent; a value that is no flag as sent. */
+function echoFlag(args: HarvestArgs, name: string, fallback: boolean): string {
   try {
-    return (flagArg(args, name) ?? fallback()) ? 'T' : 'F';
+    return (flagArg(args, name) ?? fallback) ? 'T' : 'F';
   } catch {
     return String(args[name]);
   }
 }
 
-/** True when `by_doc_ID` was sent true: `by_resource_ID` then defaults to false (both true is badArgument). */
-function byDocIdSent(args: HarvestArgs): boolean {
+/** Whether the flags ask for a lookup by doc_ID (domain/id-lookup.ts); undefined when the request is refused (a bad flag, both true). */
+function looksUpDocId(args: HarvestArgs): boolean | undefined {
   try {
-    return flagArg(args, 'by_doc_ID') === true;
+    const byDocId = flagArg(args, 'by_doc_ID');
+    const byResourceId = flagArg(args, 'by_resource_ID');
+    return byDocId === true && byResourceId === true ? undefined : idLookupOf(byDocId, byResourceId) === 'doc_ID';
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * Both flags in one type, the spec's `T`/`F`, whichever spelling was sent (`T`, `true`, JSON
+ * true) or defaulted, saying the lookup made: `by_doc_ID` "T" and `by_resource_ID` "F" for a
+ * lookup by doc_ID (`by_doc_ID=T`, or `by_resource_ID=F`), the reverse otherwise. A refused
+ * request made none: each flag as sent, absent ones at their defaults.
+ */
+function echoFlags(args: HarvestArgs): { by_doc_ID: string; by_resource_ID: string } {
+  const byDocId = looksUpDocId(args);
+  if (byDocId === undefined) return { by_doc_ID: echoFlag(args, 'by_doc_ID', false), by_resource_ID: echoFlag(args, 'by_resource_ID', true) };
+  return { by_doc_ID: byDocId ? 'T' : 'F', by_resource_ID: byDocId ? 'F' : 'T' };
 }
 
 /** The arguments each verb echoes in `request` (spec path table: "request adds ..."). */
 function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
   if (verb === 'getrecord') {
-    // The lookup that was made: by_resource_ID defaults to true unless by_doc_ID was sent true.
-    return { identifier: args.request_ID ?? null, by_doc_ID: echoFlag(args, 'by_doc_ID', () => false), by_resource_ID: echoFlag(args, 'by_resource_ID', () => !byDocIdSent(args)) };
+    return { identifier: args.request_ID ?? null, ...echoFlags(args) };
   }
   if (isListVerb(verb)) {
     return { from: args.from ?? null, until: args.until ?? null, ...(args.resumption_token !== undefined ? { resumption_token: args.resumption_token } : {}) };

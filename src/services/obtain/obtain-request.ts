@@ -5,6 +5,7 @@
  */
 import { AppError, specRefusal } from '../../errors/app-error.js';
 import { parseSpecBoolean } from '../../domain/spec-boolean.js';
+import { idLookupOf } from '../../domain/id-lookup.js';
 
 export interface ObtainRequest {
   ids: string[];
@@ -41,11 +42,12 @@ function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest 
   if (byDocId === true && byResourceId === true) throw obtainError('by_doc_ID and by_resource_ID cannot both be true');
   const token = args.resumption_token;
   if (token !== undefined && typeof token !== 'string') throw obtainError('resumption_token must be a string');
+  // Document IDs when by_doc_ID is true or both flags are false; otherwise (the default too) resource locators.
+  const byDocIds = idLookupOf(byDocId, byResourceId) === 'doc_ID';
   return {
     ids,
-    byDocId: byDocId === true,
-    // by_resource_ID defaults to TRUE unless the IDs are document IDs.
-    byResourceId: byDocId === true ? false : byResourceId ?? true,
+    byDocId: byDocIds,
+    byResourceId: !byDocIds,
     idsOnly: flag(args.ids_only, 'ids_only') === true,
     token: token === '' ? undefined : token,
   };
