@@ -1,6 +1,7 @@
 /**
- * Arguments of the wrong type and bodies not declared JSON (issue 14, defects 4 and 5): each is
- * refused in the service's own error form, never read as "no argument" or as JSON anyway.
+ * Arguments of the wrong type, empty values of boolean and date arguments (audit-spec finding 4)
+ * and bodies not declared JSON (issue 14, defects 4 and 5): each is refused in the service's own
+ * error form, never read as "no argument" or as JSON anyway.
  */
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, getJson, postJson, type TestNode } from '../support/node.js';
@@ -47,6 +48,64 @@ describe('request argument types and body media types', () => {
       });
     }
   }
+
+  describe('an empty boolean or date argument is a bad argument in every service, never read as absent', () => {
+    it('obtain (GET and POST): its HTTP 500 error naming the argument, not the default answer; an empty request_ID too', async () => {
+      const id = encodeURIComponent(publishedIds[0] as string);
+      const gets: [string, string][] = [
+        [`request_ID=${id}&by_doc_ID=`, 'by_doc_ID'], [`request_ID=${id}&by_resource_ID=`, 'by_resource_ID'], ['ids_only=', 'ids_only'],
+        ['request_ID=', 'request_ID'], ['request_id=', 'request_id'], ['request_ID=&ids_only=T', 'request_ID'],
+      ];
+      const posts: [Record<string, unknown>, string][] = [
+        [{ request_IDs: [publishedIds[0]], by_doc_ID: '' }, 'by_doc_ID'], [{ request_IDs: [publishedIds[0]], by_resource_ID: '' }, 'by_resource_ID'], [{ ids_only: '' }, 'ids_only'],
+      ];
+      const answers = [
+        ...await Promise.all(gets.map(async ([query, name]) => [query, name, await getJson(`${node.url}/obtain?${query}`)] as const)),
+        ...await Promise.all(posts.map(async ([sent, name]) => [JSON.stringify(sent), name, await postJson(`${node.url}/obtain`, sent)] as const)),
+      ];
+      for (const [sent, name, { status, body }] of answers) {
+        expect(status, sent).to.equal(500);
+        expect(body.OK, sent).to.equal(false);
+        expect(String(body.error), sent).to.match(new RegExp(`^${name} (must be T or F|is empty)`));
+        expect(body, sent).to.not.have.property('documents');
+      }
+    });
+
+    it('Basic Harvest (GET, POST and OAI-PMH with the JSON prefix): OK false badArgument naming the argument', async () => {
+      const id = encodeURIComponent(publishedIds[0] as string);
+      const gets: [string, string][] = [
+        [`getrecord?request_ID=${id}&by_doc_ID=`, 'by_doc_ID'], [`getrecord?request_ID=${id}&by_resource_ID=`, 'by_resource_ID'],
+        ['listrecords?from=', 'from'], ['listrecords?until=', 'until'], ['listidentifiers?from=', 'from'], ['listidentifiers?from=2000-01-01&until=', 'until'],
+      ];
+      const posts: [string, Record<string, unknown>, string][] = [
+        ['getrecord', { request_ID: publishedIds[0], by_doc_ID: '' }, 'by_doc_ID'], ['getrecord', { request_ID: publishedIds[0], by_resource_ID: '' }, 'by_resource_ID'],
+        ['listrecords', { from: '' }, 'from'], ['listidentifiers', { until: '' }, 'until'],
+      ];
+      const answers = [
+        ...await Promise.all(gets.map(async ([query, name]) => [query, name, await getJson(`${node.url}/harvest/${query}`)] as const)),
+        ...await Promise.all(posts.map(async ([verb, sent, name]) => [`${verb} ${JSON.stringify(sent)}`, name, await postJson(`${node.url}/harvest/${verb}`, sent)] as const)),
+        ...await Promise.all([['ListRecords', 'from'], ['ListIdentifiers', 'until']].map(async ([verb, name]) => [`OAI-PMH ${verb} JSON prefix`, name as string, await getJson(`${node.url}/OAI-PMH?verb=${verb}&metadataPrefix=LR_JSON_0.10.0&${name}=`)] as const)),
+      ];
+      for (const [sent, name, { status, body }] of answers) {
+        expect(status, sent).to.equal(200);
+        expect(body, sent).to.include({ OK: false, error: 'badArgument' });
+        expect(String(body.message), sent).to.include(name);
+        expect(body, sent).to.not.have.any.keys('getrecord', 'listrecords', 'listidentifiers');
+      }
+    });
+
+    it('OAI-PMH (XML) and slice keep their own forms: badArgument, 400', async () => {
+      const id = encodeURIComponent(publishedIds[0] as string);
+      for (const query of [`verb=GetRecord&metadataPrefix=oai_dc&identifier=${id}&by_doc_ID=`, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${id}&by_resource_ID=`, 'verb=ListRecords&metadataPrefix=oai_dc&from=', 'verb=ListIdentifiers&metadataPrefix=oai_dc&until=']) {
+        expect(await (await fetch(`${node.url}/OAI-PMH?${query}`)).text(), query).to.contain('<error code="badArgument"');
+      }
+      for (const query of ['any_tags=x&ids_only=', 'any_tags=x&from=', 'any_tags=x&until=']) {
+        const { status, body } = await getJson(`${node.url}/slice?${query}`);
+        expect(status, query).to.equal(400);
+        expect(body.OK, query).to.equal(false);
+      }
+    });
+  });
 
   it('GET /slice with a repeated argument is a 400 naming it, never one of the values', async () => {
     for (const query of ['from=2020-01-01&from=2020-01-02', 'identity=a&identity=b', 'ids_only=T&ids_only=F', 'resumption_token=a&resumption_token=b']) {

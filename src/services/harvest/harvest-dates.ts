@@ -46,6 +46,8 @@ export type DateCheck = { ok: true; bounds: TimeBounds } | { ok: false; message:
 export function checkDateRange(from: string | undefined, until: string | undefined, service: Granularity): DateCheck {
   const parsed: (ParsedDate | undefined)[] = [];
   for (const [name, text] of [['from', from], ['until', until]] as const) {
+    // Only an absent argument is no bound: an empty `from=` is a value that is no date (badArgument in
+    // both protocols; slice's own day parser refuses it too), where read as absent it listed everything.
     if (text === undefined) { parsed.push(undefined); continue; }
     const date = parseDatestamp(text);
     if (!date) return { ok: false, message: `${name} is not a date of the form YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ: ${text.slice(0, 40)}` };

@@ -4,7 +4,7 @@
  * OAI-PMH 2.0 §3.6 (and an ID given to listmetadataformats "SHOULD produce an error").
  * Booleans are `T`/`F` (spec "Endpoints"); `true`/`false` and JSON booleans are accepted too.
  */
-import { parseSpecBoolean } from '../../domain/spec-boolean.js';
+import { specBooleanArgument } from '../../domain/spec-boolean.js';
 
 export const HARVEST_VERBS = ['getrecord', 'listrecords', 'listidentifiers', 'identify', 'listmetadataformats', 'listsets'] as const;
 export type HarvestVerb = typeof HARVEST_VERBS[number];
@@ -53,12 +53,13 @@ export function readArgs(verb: HarvestVerb, raw: unknown): HarvestArgs {
 }
 
 export function flagArg(args: HarvestArgs, name: string): boolean | undefined {
+  return specBooleanArgument(args[name], () => new HarvestError('badArgument', `${name} must be T or F`));
+}
+
+/** A date argument as given: an empty `from=` is no date (harvest-dates.ts refuses it), not an absent one. */
+export function dateArg(args: HarvestArgs, name: 'from' | 'until'): string | undefined {
   const value = args[name];
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'boolean') return value;
-  const flag = parseSpecBoolean(value);
-  if (flag === undefined) throw new HarvestError('badArgument', `${name} must be T or F`);
-  return flag;
+  return typeof value === 'string' ? value : undefined;
 }
 
 export function stringArg(args: HarvestArgs, name: string): string | undefined {

@@ -13,7 +13,7 @@ import type { Clock } from '../../domain/timestamps.js';
 import type { ServiceSettings } from '../service-settings.js';
 import { SECONDS, checkDateRange, datestamp } from './harvest-dates.js';
 import type { HarvestRepository, HarvestRow } from '../../storage/harvest-repository.js';
-import { HarvestError, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
+import { HarvestError, dateArg, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
 import { headerOf, headerOfDoc, type RecordHeader } from './harvest-records.js';
 import { isDeleted, publicForm } from '../../domain/resource-document.js';
 import { resolveIdentifier } from './harvest-lookup.js';
@@ -87,12 +87,12 @@ export class HarvestService {
       if ('error' in continuation) throw new HarvestError('badResumptionToken', continuation.error);
       ({ state, after, count } = continuation);
       for (const name of ['from', 'until'] as const) {
-        const given = stringArg(args, name);
+        const given = dateArg(args, name);
         if (given !== undefined && given !== state.args[name]) throw new HarvestError('badArgument', `${name} differs from the request the resumption token continues`);
       }
     } else {
-      const from = stringArg(args, 'from');
-      const until = stringArg(args, 'until');
+      const from = dateArg(args, 'from');
+      const until = dateArg(args, 'until');
       const dates = checkDateRange(from, until, settings.granularity);
       if (!dates.ok) throw new HarvestError('badArgument', dates.message);
       state = { selection: selectionOf(dates.bounds, undefined, settings.earliestBound, now), args: { from, until } };

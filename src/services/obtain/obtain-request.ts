@@ -4,7 +4,7 @@
  * GET ID (`request_ID`, and `request_id` of the path template) are accepted.
  */
 import { AppError, specRefusal } from '../../errors/app-error.js';
-import { parseSpecBoolean } from '../../domain/spec-boolean.js';
+import { specBooleanArgument } from '../../domain/spec-boolean.js';
 import { idLookupOf } from '../../domain/id-lookup.js';
 
 export interface ObtainRequest {
@@ -28,12 +28,8 @@ export const MAX_ID_LENGTH = 8192;
 export const MAX_REQUEST_IDS = 10000;
 
 function flag(value: unknown, name: string): boolean | undefined {
-  // null is a JSON value of the wrong type, not an absent argument.
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'boolean') return value;
-  const parsed = typeof value === 'string' ? parseSpecBoolean(value) : undefined;
-  if (parsed !== undefined) return parsed;
-  throw obtainError(`${name} must be T or F (or true/false)`);
+  // null and an empty value are values of no boolean, not an absent argument.
+  return specBooleanArgument(value, () => obtainError(`${name} must be T or F (or true/false)`));
 }
 
 function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest {
@@ -63,7 +59,9 @@ export function fromQuery(query: Record<string, string | string[] | undefined>):
   for (const [key, value] of Object.entries(query)) if (Array.isArray(value)) throw obtainError(`${key} is given more than once`);
   const id = query.request_ID ?? query.request_id;
   if (query.request_ID !== undefined && query.request_id !== undefined) throw obtainError('give request_ID or request_id, not both');
-  return normalise(typeof id === 'string' && id !== '' ? [id] : [], query);
+  // A missing ID means ALL; an empty one names no document, as "" in a POST's request_IDs does not.
+  if (id === '') throw obtainError(`${query.request_ID !== undefined ? 'request_ID' : 'request_id'} is empty: name an ID, or leave the argument out to ask for ALL`);
+  return normalise(typeof id === 'string' ? [id] : [], query);
 }
 
 export function fromBody(body: unknown): ObtainRequest {

@@ -4,7 +4,7 @@
  * argument is a 400 `{"OK": false, "error": ...}` naming the argument, so a client can fix it.
  */
 import { badRequest } from '../../errors/app-error.js';
-import { parseSpecBoolean } from '../../domain/spec-boolean.js';
+import { specBooleanArgument } from '../../domain/spec-boolean.js';
 
 export interface SliceArgs {
   /** Lower-cased and trimmed, as the by_identity view keys it. */
@@ -58,10 +58,7 @@ function day(query: Query, name: string): string | undefined {
 
 function bool(query: Query, name: string): boolean | undefined {
   const value = single(query, name);
-  if (value === undefined) return undefined;
-  const flag = parseSpecBoolean(value);
-  if (flag !== undefined) return flag;
-  throw badRequest(`${name} must be T, F, true or false, got "${value.slice(0, 40)}"`);
+  return specBooleanArgument(value, () => badRequest(`${name} must be T, F, true or false, got "${String(value).slice(0, 40)}"`));
 }
 
 /**
