@@ -135,18 +135,26 @@ describe('Basic Obtain with flow control', () => {
       expect((await all(`?request_ID=${encodeURIComponent('http://example.org/r/3')}&by_doc_ID=F`)).body.documents[0]?.document?.map((d) => d.doc_ID)).to.deep.equal(['doc-00003', 'doc-00403', 'doc-00803']);
     });
 
-    it('an ID named twice is answered once; many IDs are answered whole, streamed in order; past 10,000 distinct IDs is an error', async () => {
+    it('results align 1:1 with the request IDs (rule 2): a repeated ID is answered at each of its places; many IDs are answered whole, streamed in order; past 10,000 IDs, repeats counted, is an error', async () => {
+      const entries = (page: Record<string, unknown>): [string, string[] | null][] => (page as unknown as Page).documents.map((d) => [d.doc_ID, d.document?.map((doc) => doc.doc_ID as string) ?? null]);
+      const twice = await postJson(`${node.url}/obtain`, { request_IDs: ['doc-00005', 'missing', 'doc-00005', 'doc-00006', 'missing'], by_doc_ID: true });
+      expect(entries(twice.body)).to.deep.equal([['doc-00005', ['doc-00005']], ['missing', null], ['doc-00005', ['doc-00005']], ['doc-00006', ['doc-00006']], ['missing', null]]);
+      const locators = await postJson(`${node.url}/obtain`, { request_IDs: ['http://example.org/r/7', 'http://example.org/r/8', 'http://example.org/r/7'] });
+      expect(entries(locators.body)).to.deep.equal([
+        ['http://example.org/r/7', ['doc-00007', 'doc-00407', 'doc-00807']], ['http://example.org/r/8', ['doc-00008', 'doc-00408', 'doc-00808']], ['http://example.org/r/7', ['doc-00007', 'doc-00407', 'doc-00807']],
+      ]);
       const repeated = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 3000 }, () => 'doc-00005'), by_doc_ID: true });
-      expect((repeated.body as unknown as Page).documents.map((d) => d.doc_ID)).to.deep.equal(['doc-00005']);
-      const ids = Array.from({ length: 230 }, (_, i) => (i % 7 === 3 ? `missing-${i}` : `doc-${String(1049 - i).padStart(5, '0')}`));
+      expect(entries(repeated.body)).to.deep.equal(Array.from({ length: 3000 }, () => ['doc-00005', ['doc-00005']]));
+      // Repeats within a lookup batch of 50 and across batches, among unknown IDs.
+      const ids = Array.from({ length: 230 }, (_, i) => (i % 7 === 3 ? `missing-${i % 4}` : `doc-${String(1049 - (i % 90)).padStart(5, '0')}`));
       const response = await fetch(`${node.url}/obtain`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_IDs: ids, by_doc_ID: true }) });
       expect(response.headers.get('transfer-encoding')).to.equal('chunked');
       const many = (await response.json()) as Page;
       expect(many.documents.map((d) => d.doc_ID)).to.deep.equal(ids);
       expect(many.documents.map((d) => d.document?.[0]?.doc_ID ?? null)).to.deep.equal(ids.map((id) => (id.startsWith('missing') ? null : id)));
-      const locators = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 120 }, (_, i) => `http://example.org/r/${i}`) });
-      expect((locators.body as unknown as Page).documents.map((d) => d.document?.length)).to.deep.equal(Array.from({ length: 120 }, () => 3));
-      const tooMany = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 10001 }, (_, i) => `id-${i}`) });
+      const spread = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 120 }, (_, i) => `http://example.org/r/${i % 40}`) });
+      expect((spread.body as unknown as Page).documents.map((d) => d.document?.length)).to.deep.equal(Array.from({ length: 120 }, () => 3));
+      const tooMany = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 10001 }, (_, i) => `id-${i % 10}`) });
       expect(tooMany.status).to.equal(500);
       expect(tooMany.body).to.deep.equal({ OK: false, error: 'too many request_IDs: 10001, the limit is 10000' });
     });

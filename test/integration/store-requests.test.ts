@@ -114,6 +114,19 @@ describe('store round trips per request', function () {
     expect(proxy.seen.filter((line) => line.includes(`/${node.names.resourceData}/`)), proxy.seen.join('\n')).to.deep.equal([]);
   });
 
+  it('obtain answers a repeated doc_ID at each of its places and reads it from the store once, across lookup batches', async () => {
+    const published = await postJson(`${node.url}/publish`, { documents: nsdlDocs(63).slice(60) }, { authorization: AUTH });
+    const [a, b, c] = (published.body.document_results as { doc_ID: string }[]).map((result) => result.doc_ID) as [string, string, string];
+    // 120 IDs, three batches of 50: a and b alternate throughout, c comes only last.
+    const ids = [...Array.from({ length: 119 }, (_, i) => (i % 2 === 0 ? a : b)), c];
+    proxy.seen.length = 0;
+    const answer = await postJson(`${node.url}/obtain`, { request_IDs: ids, by_doc_ID: true });
+    const documents = answer.body.documents as { doc_ID: string; document: Doc[] | null }[];
+    expect(documents.map((entry) => [entry.doc_ID, entry.document?.[0]?.doc_ID])).to.deep.equal(ids.map((id) => [id, id]));
+    const reads = proxy.seen.filter((line) => line.includes(`/${node.names.resourceData}/`) && !line.includes('/_design/'));
+    expect(reads, proxy.seen.join('\n')).to.deep.equal([`POST /${node.names.resourceData}/_all_docs`, `GET /${node.names.resourceData}/${c}`]);
+  });
+
   it('a service description changed straight in the store applies as soon as the feed reports it', async () => {
     const db = node.couch.use(node.names.node);
     const id = 'service_description:Basic Harvest';

@@ -19,11 +19,15 @@ import { requestFingerprint, type TokenCodec } from '../../domain/resumption-tok
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { obtainError, type ObtainRequest } from './obtain-request.js';
 import { presentDocument } from './present.js';
+import { alignedAnswers, type ObtainEntry } from './aligned-answers.js';
 import { isLive } from '../../domain/resource-document.js';
 import { streamedJsonList, type ListEnding } from '../../protocol/json-list-stream.js';
 
 const STREAM_CHUNK = 500;
-/** Request IDs looked up at once; a request naming more is answered streamed. */
+/**
+ * Request IDs looked up at once; a request naming more is answered streamed, so neither the
+ * store's concurrent reads nor the answer held in memory grow with the request.
+ */
 const LOOKUP_CHUNK = 50;
 
 /** How obtain's streamed answers end (streamedJsonList): the list closed, or the spec's error form saying after how many `what` it broke off. */
@@ -63,8 +67,13 @@ export class ObtainService {
     // ids_only ignores request IDs (spec rule 5: supplying IDs is then a no-op).
     if (request.ids.length > 0 && !request.idsOnly) {
       if (request.token !== undefined) throw obtainError('flow control error: a resumption token continues an ALL request only');
-      if (request.ids.length <= LOOKUP_CHUNK) return { kind: 'object', body: { documents: await this.lookup(request.ids, request.byDocId, specOnly) } };
-      return { kind: 'stream', chunks: this.lookupStream(request, specOnly) };
+      const batches = alignedAnswers(request.ids, LOOKUP_CHUNK, (ids) => this.lookup(ids, request.byDocId, specOnly));
+      if (request.ids.length <= LOOKUP_CHUNK) {
+        const documents: ObtainEntry[] = [];
+        for await (const batch of batches) documents.push(...batch);
+        return { kind: 'object', body: { documents } };
+      }
+      return { kind: 'stream', chunks: streamedJsonList('{"documents":[', batches, documentsEnding('request IDs')) };
     }
     const limit = numberSetting(data, request.idsOnly ? 'id_limit' : 'doc_limit');
     if (limit === 0) throw obtainError(`this node does not serve ALL requests (service_data.${request.idsOnly ? 'id_limit' : 'doc_limit'} is 0)`);
@@ -74,31 +83,20 @@ export class ObtainService {
     return { kind: 'stream', chunks: this.stream(first, limit ?? Number.POSITIVE_INFINITY, request.idsOnly, specOnly) };
   }
 
-  private async lookup(ids: string[], byDocId: boolean, specOnly: boolean): Promise<Record<string, unknown>[]> {
+  /** One entry for each of the distinct `ids` (aligned-answers.ts puts them in the request's order). */
+  private async lookup(ids: string[], byDocId: boolean, specOnly: boolean): Promise<Map<string, ObtainEntry>> {
+    const entries = new Map<string, ObtainEntry>();
     if (byDocId) {
       const found = await this.resources.getMany(ids);
-      return ids.map((id) => {
+      for (const id of ids) {
         const doc = found.get(id);
-        return { doc_ID: id, document: isLive(doc) ? [presentDocument(doc, specOnly)] : null };
-      });
+        entries.set(id, { doc_ID: id, document: isLive(doc) ? [presentDocument(doc, specOnly)] : null });
+      }
+      return entries;
     }
     const found = await this.views.byResourceLocators(ids);
-    return ids.map((id) => {
-      const docs = found.get(id);
-      return { doc_ID: id, document: docs ? docs.map((doc) => presentDocument(doc, specOnly)) : null };
-    });
-  }
-
-  /**
-   * Many IDs are looked up LOOKUP_CHUNK at a time and streamed as they are found, so neither the
-   * store's concurrent reads nor the answer held in memory grow with the request.
-   */
-  private lookupStream(request: ObtainRequest, specOnly: boolean): AsyncGenerator<string> {
-    const lookup = (ids: string[]): Promise<unknown[]> => this.lookup(ids, request.byDocId, specOnly);
-    async function* batches(): AsyncGenerator<unknown[]> {
-      for (let start = 0; start < request.ids.length; start += LOOKUP_CHUNK) yield await lookup(request.ids.slice(start, start + LOOKUP_CHUNK));
-    }
-    return streamedJsonList('{"documents":[', batches(), documentsEnding('request IDs'));
+    for (const id of ids) entries.set(id, { doc_ID: id, document: found.get(id)?.map((doc) => presentDocument(doc, specOnly)) ?? null });
+    return entries;
   }
 
   private prefetch(request: ObtainRequest): Prefetched | undefined {
