@@ -172,7 +172,11 @@ export const nodeConfigSchema = {
         delete: service(['basicauth'], { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'], default: 'mark' }, doc_limit: count(100, 1), msg_size_limit: count(1048576, 1) }),
         distribute: service(['basicauth'], {}, 'the spec gives Distribution no service_data'),
         // 0 is the spec's "ALL is invalid"; null states no limit (NULL_STATES_NONE).
-        obtain: service(['none'], { doc_limit: noneOr(count(100, 0)), id_limit: noneOr(count(1000, 0)), spec_kv_only: flag(false), flow_control: flag(true) }),
+        // The request's own limits too (services/obtain/obtain-request.ts): the spec's "MUST state any size limits".
+        obtain: service(['none'], {
+          doc_limit: noneOr(count(100, 0)), id_limit: noneOr(count(1000, 0)), spec_kv_only: flag(false), flow_control: flag(true),
+          msg_size_limit: count(1048576, 1), request_id_limit: count(10000, 1, 100000), id_length_limit: count(8192, 1, 65536),
+        }),
         harvest: service(['none'], {
           granularity, doc_limit: harvestPage, id_limit: harvestIdPage, flow_control: flag(true), metadataformats,
           setSpec: { type: 'null', default: null, description: 'this node has no sets: listsets answers noSetHierarchy' }, earliestDatestamp,

@@ -156,7 +156,7 @@ describe('Basic Obtain with flow control', () => {
       expect((spread.body as unknown as Page).documents.map((d) => d.document?.length)).to.deep.equal(Array.from({ length: 120 }, () => 3));
       const tooMany = await postJson(`${node.url}/obtain`, { request_IDs: Array.from({ length: 10001 }, (_, i) => `id-${i % 10}`) });
       expect(tooMany.status).to.equal(500);
-      expect(tooMany.body).to.deep.equal({ OK: false, error: 'too many request_IDs: 10001, the limit is 10000' });
+      expect(tooMany.body).to.deep.equal({ OK: false, error: 'too many request_IDs: 10001, the limit is 10000 (service_data.request_id_limit)' });
     });
 
     it('a refused request (HTTP 500 by the spec) is logged as refused, not as a node error with a stack', async () => {
@@ -208,7 +208,7 @@ describe('Basic Obtain without flow control', () => {
   // A CONFIG that left a limit out lost it: the description stated none and ALL answered every id.
   it('keeps the limit a CONFIG leaves out (id_limit: the 1000 most recent ids) and states no limit it sets to null', async () => {
     const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: Record<string, unknown> }[];
-    expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.deep.equal({ id_limit: 1000, spec_kv_only: true, flow_control: false });
+    expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.deep.equal({ id_limit: 1000, spec_kv_only: true, flow_control: false, msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 });
     const { status, body } = await getJson(`${node.url}/obtain?ids_only=T`);
     expect(status).to.equal(200);
     const ids = (body as unknown as Page).documents.map((entry) => entry.doc_ID);
@@ -305,5 +305,29 @@ describe('Basic Obtain over runs of deleted documents', () => {
   it('/status counts the live documents only', async () => {
     // /status answers from cheap state at once; its count is the live one once it says it is current.
     expect((await currentStatus(node.url)).doc_count).to.equal(live.length);
+  });
+});
+
+// Spec "Limits": "An implementation MUST state any size limits in the service description", and
+// Basic Obtain rule 8: no limit on the number of IDs or message size unless the description
+// states one. The 10,000 IDs and the 1 MiB body were applied and stated nowhere (an audit's finding).
+describe('Basic Obtain states the limits of a request, and applies the ones it states', () => {
+  let node: TestNode;
+  before(async () => {
+    node = await startTestNode({ nodeConfig: { services: { obtain: { service_data: { msg_size_limit: 2000, request_id_limit: 3, id_length_limit: 20 } } } } });
+  });
+  after(async () => node.stop());
+
+  it('in /services, and each refusal names the key', async () => {
+    const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: Record<string, unknown> }[];
+    expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.include({ msg_size_limit: 2000, request_id_limit: 3, id_length_limit: 20 });
+    expect((await postJson(`${node.url}/obtain`, { request_IDs: ['a', 'b', 'a'], by_doc_ID: true })).status).to.equal(200);
+    const tooMany = await postJson(`${node.url}/obtain`, { request_IDs: ['a', 'b', 'c', 'a'], by_doc_ID: true });
+    expect({ status: tooMany.status, body: tooMany.body }).to.deep.equal({ status: 500, body: { OK: false, error: 'too many request_IDs: 4, the limit is 3 (service_data.request_id_limit)' } });
+    const tooLarge = await postJson(`${node.url}/obtain`, { request_IDs: ['a'], by_doc_ID: true, padding: 'x'.repeat(2000) });
+    expect({ status: tooLarge.status, body: tooLarge.body }).to.deep.equal({ status: 500, body: { OK: false, error: 'request body too large: the limit is 2000 bytes (service_data.msg_size_limit)' } });
+    for (const response of [await postJson(`${node.url}/obtain`, { request_IDs: ['x'.repeat(21)] }), await getJson(`${node.url}/obtain?request_ID=${'x'.repeat(21)}`)]) {
+      expect({ status: response.status, body: response.body }).to.deep.equal({ status: 500, body: { OK: false, error: 'a request ID is too long: the limit is 20 characters (service_data.id_length_limit)' } });
+    }
   });
 });

@@ -53,7 +53,7 @@ describe('start-up', () => {
       expect(node.bootstrap.nodeId).to.equal(first?.nodeId);
       const { body } = await getJson(`${node.url}/services`);
       const obtain = (body.services as { service_name: string; service_data: Record<string, unknown> }[]).find((s) => s.service_name === 'Basic Obtain');
-      expect(obtain?.service_data).to.deep.equal({ doc_limit: 7, id_limit: 1000, flow_control: false, spec_kv_only: false }); // a key CONFIG leaves out keeps its default
+      expect(obtain?.service_data).to.deep.equal({ doc_limit: 7, id_limit: 1000, flow_control: false, spec_kv_only: false , msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 }); // a key CONFIG leaves out keeps its default
       expect((await getJson(`${node.url}/status`)).body.node_name).to.equal('Renamed');
     } finally {
       await node.stop();
@@ -75,7 +75,7 @@ describe('start-up', () => {
         const identify = await (await fetch(`${node.url}/OAI-PMH?verb=Identify`)).text();
         expect(identify).to.contain(`<deletedRecord>${policy}</deletedRecord>`);
         const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_data: Record<string, unknown> }[];
-        expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.deep.equal({ doc_limit: docLimit, id_limit: 1000, flow_control: false, spec_kv_only: false });
+        expect(services.find((s) => s.service_name === 'Basic Obtain')?.service_data).to.deep.equal({ doc_limit: docLimit, id_limit: 1000, flow_control: false, spec_kv_only: false , msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 });
       } finally {
         await node.stop();
       }

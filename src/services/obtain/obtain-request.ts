@@ -6,6 +6,7 @@
 import { AppError, specRefusal } from '../../errors/app-error.js';
 import { specBooleanArgument } from '../../domain/spec-boolean.js';
 import { idLookupOf } from '../../domain/id-lookup.js';
+import { numberSetting } from '../service-settings.js';
 
 export interface ObtainRequest {
   ids: string[];
@@ -21,11 +22,33 @@ export const obtainError = (message: string): AppError => specRefusal('invalid_r
 const GET_ARGS = ['request_ID', 'request_id', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
 const POST_ARGS = ['request_IDs', 'by_doc_ID', 'by_resource_ID', 'ids_only', 'resumption_token'];
 
-/** Longest request ID (a resource locator or doc_ID); longer is refused, not looked up. */
-export const MAX_ID_LENGTH = 8192;
+/**
+ * The request's own limits, stated in the Basic Obtain description's service_data (spec "Limits":
+ * "An implementation MUST state any size limits in the service description"; Basic Obtain rule
+ * 8: "no limit on the number of IDs or message size unless the service description states
+ * one"): the POST body's size (`msg_size_limit`, as publish and delete name theirs), the IDs one
+ * request names, repeats included (`request_id_limit`: each is a store lookup and an entry of
+ * the answer), and an ID's length (`id_length_limit`). A description without them (edited in the
+ * store) gets these defaults, which CONFIG's schema states too.
+ */
+export interface ObtainRequestLimits { messageBytes: number; requestIds: number; idLength: number }
+export const DEFAULT_REQUEST_LIMITS: ObtainRequestLimits = { messageBytes: 1024 * 1024, requestIds: 10000, idLength: 8192 };
 
-/** Most IDs one request may name, a repeat counted (each is an entry of the answer, rule 2). */
-export const MAX_REQUEST_IDS = 10000;
+export function requestLimitsOf(data: Record<string, unknown> | undefined): ObtainRequestLimits {
+  const limit = (name: string, fallback: number): number => {
+    const value = numberSetting(data, name);
+    return value !== undefined && value >= 1 ? Math.floor(value) : fallback;
+  };
+  return {
+    messageBytes: limit('msg_size_limit', DEFAULT_REQUEST_LIMITS.messageBytes),
+    requestIds: limit('request_id_limit', DEFAULT_REQUEST_LIMITS.requestIds),
+    idLength: limit('id_length_limit', DEFAULT_REQUEST_LIMITS.idLength),
+  };
+}
+
+function checkIdLength(ids: string[], limits: ObtainRequestLimits): void {
+  if (ids.some((id) => id.length > limits.idLength)) throw obtainError(`a request ID is too long: the limit is ${limits.idLength} characters (service_data.id_length_limit)`);
+}
 
 function flag(value: unknown, name: string): boolean | undefined {
   // null and an empty value are values of no boolean, not an absent argument.
@@ -54,17 +77,19 @@ function rejectUnknown(args: Record<string, unknown>, allowed: string[]): void {
   if (unknown.length > 0) throw obtainError(`unknown argument ${unknown.join(', ')}; obtain takes ${allowed.join(', ')}`);
 }
 
-export function fromQuery(query: Record<string, string | string[] | undefined>): ObtainRequest {
+export function fromQuery(query: Record<string, string | string[] | undefined>, limits: ObtainRequestLimits = DEFAULT_REQUEST_LIMITS): ObtainRequest {
   rejectUnknown(query, GET_ARGS);
   for (const [key, value] of Object.entries(query)) if (Array.isArray(value)) throw obtainError(`${key} is given more than once`);
   const id = query.request_ID ?? query.request_id;
   if (query.request_ID !== undefined && query.request_id !== undefined) throw obtainError('give request_ID or request_id, not both');
   // A missing ID means ALL; an empty one names no document, as "" in a POST's request_IDs does not.
   if (id === '') throw obtainError(`${query.request_ID !== undefined ? 'request_ID' : 'request_id'} is empty: name an ID, or leave the argument out to ask for ALL`);
-  return normalise(typeof id === 'string' ? [id] : [], query);
+  const ids = typeof id === 'string' ? [id] : [];
+  checkIdLength(ids, limits);
+  return normalise(ids, query);
 }
 
-export function fromBody(body: unknown): ObtainRequest {
+export function fromBody(body: unknown, limits: ObtainRequestLimits = DEFAULT_REQUEST_LIMITS): ObtainRequest {
   const args = body === undefined || body === null ? {} : body;
   if (typeof args !== 'object' || Array.isArray(args)) throw obtainError('the request body must be a JSON object');
   const record = args as Record<string, unknown>;
@@ -72,8 +97,8 @@ export function fromBody(body: unknown): ObtainRequest {
   // Absent means "all"; any other value, null included, must be the array of IDs.
   const ids = record.request_IDs === undefined ? [] : record.request_IDs;
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && id.length > 0)) throw obtainError('request_IDs must be an array of non-empty strings');
-  if (ids.some((id: string) => id.length > MAX_ID_LENGTH)) throw obtainError(`a request ID is too long: the limit is ${MAX_ID_LENGTH} characters`);
+  checkIdLength(ids as string[], limits);
   // An ID named twice is answered twice (rule 2: results align 1:1 with the request IDs), from one store read (aligned-answers.ts).
-  if (ids.length > MAX_REQUEST_IDS) throw obtainError(`too many request_IDs: ${ids.length}, the limit is ${MAX_REQUEST_IDS}`);
+  if (ids.length > limits.requestIds) throw obtainError(`too many request_IDs: ${ids.length}, the limit is ${limits.requestIds} (service_data.request_id_limit)`);
   return normalise(ids as string[], record);
 }

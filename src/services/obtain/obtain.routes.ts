@@ -4,12 +4,10 @@ import type { NodeState, NodeContext } from '../../http/context.js';
 import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { sendJsonStream } from '../../http/json-stream.js';
 import { specRefusal } from '../../errors/app-error.js';
-import { fromBody, fromQuery } from './obtain-request.js';
+import { fromBody, fromQuery, requestLimitsOf } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
 import type { Gate } from '../../http/gate.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
-
-const OBTAIN_BODY_LIMIT = 1024 * 1024;
 
 function send(ctx: NodeContext, response: ObtainResponse): void {
   if (response.kind === 'stream') {
@@ -24,19 +22,23 @@ export function obtainRoutes(service: ObtainService, settings: ServiceSettings, 
   const router = new Router<NodeState>();
   // An obtain description that asks for basicauth restricts reading to the node's accounts, as slice's does.
   const restricted = gate.can('publish', { when: credentialsRequired(settings, 'obtain') });
+  // The request limits the description states (obtain-request.ts), read at each request as the
+  // other services read theirs (the description may change while the node runs).
+  const limits = async () => requestLimitsOf((await settings.of('obtain')).service_data);
   router.get('/obtain', restricted, async (ctx) => {
-    send(ctx, await service.obtain(fromQuery(ctx.query)));
+    send(ctx, await service.obtain(fromQuery(ctx.query, await limits())));
   });
   router.post('/obtain', restricted, async (ctx) => {
+    const stated = await limits();
     let body: unknown;
     try {
-      body = await readJsonBody(ctx, OBTAIN_BODY_LIMIT);
+      body = await readJsonBody(ctx, stated.messageBytes);
     } catch (error) {
       if (isUnsupportedType(error)) throw error;
-      const refusal = bodyRefusal(error, OBTAIN_BODY_LIMIT);
+      const refusal = bodyRefusal(error, stated.messageBytes, 'service_data.msg_size_limit');
       throw specRefusal(refusal.code, refusal.message);
     }
-    send(ctx, await service.obtain(fromBody(body)));
+    send(ctx, await service.obtain(fromBody(body, stated)));
   });
   return router;
 }

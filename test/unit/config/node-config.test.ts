@@ -24,10 +24,10 @@ describe('CONFIG services.*.service_data', () => {
   // answered every id in one page. Absent from a description they mean "return all" (spec
   // "Service_data by service"): a file says so with null, and the description leaves them out.
   it('obtain\'s limits too, and null leaves one out of the description (the spec\'s "return all")', () => {
-    expect(validateNodeConfig({ services: { obtain: { service_data: { doc_limit: 10 } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 10, id_limit: 1000, spec_kv_only: false, flow_control: true });
-    expect(validateNodeConfig({ services: { obtain: { service_data: { flow_control: false } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, flow_control: false, spec_kv_only: false });
-    expect(validateNodeConfig({ services: { obtain: { service_data: { doc_limit: null, id_limit: null } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ spec_kv_only: false, flow_control: true });
-    expect(validateNodeConfig({}, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true });
+    expect(validateNodeConfig({ services: { obtain: { service_data: { doc_limit: 10 } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 10, id_limit: 1000, spec_kv_only: false, flow_control: true , msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 });
+    expect(validateNodeConfig({ services: { obtain: { service_data: { flow_control: false } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, flow_control: false, spec_kv_only: false , msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 });
+    expect(validateNodeConfig({ services: { obtain: { service_data: { doc_limit: null, id_limit: null } } } }, 'CONFIG').services.obtain.service_data).to.deep.equal({ spec_kv_only: false, flow_control: true , msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 });
+    expect(validateNodeConfig({}, 'CONFIG').services.obtain.service_data).to.deep.equal({ doc_limit: 100, id_limit: 1000, spec_kv_only: false, flow_control: true , msg_size_limit: 1048576, request_id_limit: 10000, id_length_limit: 8192 });
   });
 
   it('null is no limit for obtain only, and a limit of another type is still refused', () => {
@@ -62,7 +62,7 @@ describe('CONFIG errors name what is wrong', () => {
 // was written and ignored by the node, which went on with its own default.
 describe('CONFIG service_data is checked key by key', () => {
   const refused: [Doc, string][] = [
-    [{ obtain: { service_data: { doc_limt: 5 } } }, 'CONFIG/services/obtain/service_data: must NOT have additional properties: "doc_limt" is not a setting here (known: doc_limit, id_limit, spec_kv_only, flow_control)'],
+    [{ obtain: { service_data: { doc_limt: 5 } } }, 'CONFIG/services/obtain/service_data: must NOT have additional properties: "doc_limt" is not a setting here (known: doc_limit, id_limit, spec_kv_only, flow_control, msg_size_limit, request_id_limit, id_length_limit)'],
     [{ slice: { service_data: { doc_limit: '100' } } }, 'CONFIG/services/slice/service_data/doc_limit: must be integer, got "100"'],
     [{ harvest: { service_data: { doc_limit: -1 } } }, 'CONFIG/services/harvest/service_data/doc_limit: must be >= 1, got -1'],
     [{ harvest: { service_data: { doc_limit: 5000 } } }, 'CONFIG/services/harvest/service_data/doc_limit: must be <= 1000, got 5000'],
