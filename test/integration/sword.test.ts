@@ -213,6 +213,18 @@ describe('SWORD 1.3', () => {
       expectError(await deposit(nsdlDocs(1)[0], { authorization: OPS }), 403, 'TargetOwnerUnknown');
     });
 
+    // A JSON body here was not what a SWORD client reads (an audit's finding).
+    it('another method: 405 with Allow and a sword:error document; OPTIONS says what is allowed', async () => {
+      for (const [method, path, allowed] of [['GET', '/swordpub', 'POST'], ['DELETE', '/swordpub', 'POST'], ['PUT', '/swordpub', 'POST'], ['POST', '/swordservice', 'GET, HEAD']] as const) {
+        const response = await fetchXml(`${node.url}${path}`, { method, headers: { authorization: ALICE } });
+        expectError(response, 405, 'ErrorBadRequest');
+        expect(response.headers.get('allow'), `${method} ${path}`).to.equal(allowed);
+        expect(response.xml.text(NS.atom, 'summary')).to.match(new RegExp(`^${method} is not allowed on ${path}: `));
+      }
+      const options = await fetch(`${node.url}/swordpub`, { method: 'OPTIONS' });
+      expect({ status: options.status, allow: options.headers.get('allow') }).to.deep.equal({ status: 204, allow: 'POST' });
+    });
+
     it('mediated deposit: a network_admin on behalf of a publisher; others 412 / 401', async () => {
       expectError(await deposit(nsdlDocs(1)[0], { 'x-on-behalf-of': 'bob' }), 412, 'MediationNotAllowed');
       expectError(await deposit(nsdlDocs(1)[0], { authorization: OPS, 'x-on-behalf-of': 'ghost' }), 401, 'TargetOwnerUnknown');

@@ -43,6 +43,8 @@ export function describeSwordError(error: unknown): { status: number; uri: strin
   // An account without the role: 403 (no WWW-Authenticate, unlike TargetOwnerUnknown's 401); the
   // profile has no URI of its own for it, and the owner it names is not a publishing owner.
   if (error instanceof AppError && error.code === 'forbidden') return { status: 403, uri: SWORD_ERRORS.TargetOwnerUnknown.uri, summary: error.message, expose: true };
+  // A method the endpoint does not take: the profile has no URI for it, and its status stays 405.
+  if (error instanceof AppError && error.code === 'method_not_allowed') return { status: 405, uri: SWORD_ERRORS.ErrorBadRequest.uri, summary: error.message, expose: true };
   if (error instanceof AppError && CLIENT_CODES.includes(error.code)) {
     const name = NAME_OF[error.code] ?? 'ErrorBadRequest';
     return { status: SWORD_ERRORS[name].status, uri: SWORD_ERRORS[name].uri, summary: error.message, expose: true };

@@ -10,7 +10,7 @@ import { depositReceipt } from '../../protocol/sword/deposit-receipt.js';
 import { errorDocument, type ErrorData } from '../../protocol/sword/error-document.js';
 import { parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } from './deposit-request.js';
 import { describeSwordError } from './sword-error.js';
-import { retryAfterOf } from '../../errors/app-error.js';
+import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
 import type { Gate } from '../../http/gate.js';
 import { logAnswered } from '../../http/log-answered.js';
@@ -76,6 +76,16 @@ export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState
     ctx.type = MEDIA.entry;
     ctx.body = depositReceipt(outcome.receipt);
   }));
+
+  // Any other method (reached only when the routes above did not match): a sword:error like
+  // every SWORD answer, with Allow (RFC 9110 §15.5.6), not the JSON services' body.
+  for (const [path, allowed] of [['/swordservice', 'GET, HEAD'], ['/swordpub', 'POST']] as const) {
+    router.all(path, (ctx) => {
+      ctx.set('Allow', allowed);
+      if (ctx.method === 'OPTIONS') { ctx.status = 204; return; }
+      sendSwordError(ctx, new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${path}: ${path === '/swordpub' ? 'a deposit is a POST' : 'the service document is read with GET'}`), service.generator);
+    });
+  }
 
   return router;
 }
