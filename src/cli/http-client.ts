@@ -63,6 +63,26 @@ function describeNetworkError(error: unknown): string {
   return cause ?? (error instanceof Error ? error.message : String(error));
 }
 
+/** The `error` of a node's JSON refusal (`{"OK": false, "error"}`), if the text is one. */
+function nodeError(text: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    return isRecord(body) && body.OK === false && typeof body.error === 'string' ? body.error.slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A 503 the node means to last: every temporary 503 of the node carries Retry-After (the store
+ * unavailable, a view still building), and a service switched off in its description answers its
+ * JSON refusal without one, which no retry changes (an audit saw `lr-node distribute` retry it for
+ * 31 s, then exit 3 without the node's reason). A proxy's 503 (no JSON refusal) is still retried.
+ */
+function isStandingRefusal(response: Response, text: string): boolean {
+  return response.status === 503 && !response.headers.has('retry-after') && nodeError(text) !== undefined;
+}
+
 /** One request, retried as the policy says; answers every status that is not retried. */
 export async function request(url: string, init: RequestInit, policy: RetryPolicy = DEFAULT_RETRY): Promise<HttpAnswer> {
   const host = new URL(url).host;
@@ -73,8 +93,9 @@ export async function request(url: string, init: RequestInit, policy: RetryPolic
       const signals = [AbortSignal.timeout(policy.timeoutMs), ...(policy.signal ? [policy.signal] : [])];
       const response = await fetch(url, { ...init, signal: AbortSignal.any(signals) });
       const text = await response.text();
-      if (!RETRY_STATUSES.has(response.status)) return { status: response.status, headers: response.headers, text };
-      reason = `${host} answered ${response.status}`;
+      if (!RETRY_STATUSES.has(response.status) || isStandingRefusal(response, text)) return { status: response.status, headers: response.headers, text };
+      const said = nodeError(text);
+      reason = `${host} answered ${response.status}${said ? `: ${said}` : ''}`;
       wait = retryAfterMs(response.headers.get('retry-after'));
     } catch (error) {
       if (policy.signal?.aborted) throw new Interrupted();

@@ -327,6 +327,21 @@ describe('lr-node (the command line)', function () {
     expect(guarded.stdout).to.match(new RegExp(`^FAIL\\t[0-9a-f]{32}\\tno public key from key_location: ${node.url}/pubkey: .*(loopback|private|not allowed).*\\n$`));
   });
 
+  // A service switched off answers its JSON refusal with 503 and no Retry-After: no retry changes
+  // it. lr-node retried it for 31 s, then exited 3 ("unreachable") without the node's reason (an audit's finding).
+  it('a service switched off is the node refusing (exit 4, its reason at once), not a store outage to retry', async () => {
+    const off = await startTestNode({ nodeConfig: { services: { distribute: { active: false } } } });
+    try {
+      await addAccount(off, 'ops', 'cli-admin-phrase-77', 'network_admin');
+      const started = Date.now();
+      const run = await lrNode(['distribute', off.url, '--user', 'ops', '--password-stdin'], { stdin: 'cli-admin-phrase-77\n' });
+      expect({ code: run.code, stderr: run.stderr }).to.deep.equal({ code: 4, stderr: 'distribute: POST /distribute: the node refused: the Resource Data Distribution service is not active on this node\n' });
+      expect(Date.now() - started).to.be.below(15000);
+    } finally {
+      await off.stop();
+    }
+  });
+
   it('retries a 503 no sooner than its Retry-After asks (3 s, not the 1 s backoff) and a dropped connection after a backoff, and goes on', async () => {
     // The node holds 104 documents by now: two OAI-PMH pages; the second page's request is refused, then dropped.
     const proxy = await startProxy(node.url, { refuse: (n) => n === 2, retryAfter: '3', drop: (n) => n === 3 });
