@@ -179,6 +179,8 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).
     for (const feed of deps.followed) feed.start();
+    // The embedded store is this process's alone: a distribution run it finds in progress is a dead process's.
+    if (embedded) await deps.distribution.service.releaseDeadRun();
     handler = createApp(deps).callback();
     // The first /status of the process finds a live count already, unless its view is being built (issue 14, defect 8).
     void deps.nodeInfo.prime();

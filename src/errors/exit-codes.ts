@@ -23,6 +23,12 @@ export const EXIT = {
   refused: 4,
   /** The node's port (PORT, MONITORING_PORT) is in use by another process. */
   portInUse: 5,
+  /**
+   * Nothing was done, and the same command later will do it (sysexits' EX_TEMPFAIL): `lr-node
+   * distribute` found a distribution run in progress (another call's, the schedule's or another
+   * node process's), so this call distributed nothing. Not 0: cron would take it for a run.
+   */
+  tryLater: 75,
   /** Stopped by SIGINT after saving what was done: the same command resumes. */
   interrupted: 130,
 } as const;

@@ -3,7 +3,8 @@
  * holds a lease document with an expiry, renewed while it runs. CouchDB's revision check makes
  * acquisition atomic: of two processes writing the same revision, one gets a conflict (on a
  * cluster, once the write is settled: settled-writes.ts; unsettled, 4 of 25 concurrent runs on
- * the three-member fixture overlapped). A process that dies leaves a lease that simply expires.
+ * the three-member fixture overlapped). A process that dies leaves a lease that simply expires,
+ * unless the store is one only a single node process can use (releaseDead).
  * The lease documents are read for /status through the node database's followed documents
  * (followed-documents.ts), so that answer costs no store request; each write of this process
  * drops the copy, so its next read sees the write.
@@ -69,14 +70,33 @@ export class LeaseRepository {
     }
   }
 
+  /**
+   * Removes the lease whoever holds it, and says when its work started: for a store that one node
+   * process alone can use (the embedded store: one node per DATA_DIR, data-dir-in-use.ts), where a
+   * lease found at start is a dead process's. Never where other processes share the store: there
+   * a lease may be a live one's, and only its expiry ends it.
+   */
+  async releaseDead(name: string): Promise<{ since: string } | undefined> {
+    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, `lease:${name}`);
+    if (!current?._rev) return undefined;
+    return (await this.remove(name, current._rev)) ? { since: current.since } : undefined;
+  }
+
   async release(name: string, holder: string): Promise<void> {
-    const id = `lease:${name}`;
-    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
+    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, `lease:${name}`);
     if (!current?._rev || current.holder !== holder) return;
+    await this.remove(name, current._rev);
+  }
+
+  /** Deletes this revision of the lease; false when it changed meanwhile (another process wrote it). */
+  private async remove(name: string, rev: string): Promise<boolean> {
+    const id = `lease:${name}`;
     try {
-      await this.db.destroy(id, current._rev);
+      await this.db.destroy(id, rev);
+      return true;
     } catch (error) {
       if (!isConflict(error)) throw mapCouchError(error, `release lease ${name}`);
+      return false;
     } finally {
       this.followed?.changed(id);
     }

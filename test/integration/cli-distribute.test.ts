@@ -5,6 +5,9 @@ import { expect } from 'chai';
 import { connectNodes, startTestNetwork, publish, storedDocs, waitFor, type NetworkNode, type TestNetwork } from '../support/network.js';
 import { nsdlDocs } from '../support/documents.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
+import { settled } from '../support/node.js';
+import { EXIT } from '../../src/errors/exit-codes.js';
+import { LeaseRepository } from '../../src/storage/lease-repository.js';
 
 describe('lr-node distribute', function () {
   this.timeout(300000);
@@ -72,6 +75,27 @@ describe('lr-node distribute', function () {
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/without credentials/);
     expect((await lrNode(['destination', 'remove', 'http://example.org/none'], { env })).code).to.equal(1);
+  });
+
+  it('exits 75 without distributing when a run is already in progress', async () => {
+    const a = net.nodes[0] as NetworkNode;
+    const leases = new LeaseRepository(a.node.couch, a.node.names);
+    // Another node process's run, as POST /distribute sees it (distribution-lease.test.ts).
+    expect(await leases.acquire('distribution', 'another-process', 60_000)).to.deep.equal({ acquired: true });
+    try {
+      await settled(a.node);
+      const since = ((await a.node.couch.use(a.node.names.node).get('lease:distribution')) as unknown as { since: string }).since;
+      const admin = { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } };
+      const plain = await lrNode(['distribute', a.node.url], admin);
+      expect(plain.code, plain.stderr).to.equal(EXIT.tryLater);
+      expect(plain.code).to.equal(75);
+      expect(plain.stdout).to.equal(`nothing distributed: a distribution run is in progress since ${since}; see lr-node status ${a.node.url} for its outcome, or run this again when it has ended\n`);
+      const json = await lrNode(['distribute', a.node.url, '--json'], admin);
+      expect(json.code, json.stderr).to.equal(75);
+      expect(JSON.parse(json.stdout)).to.deep.equal({ OK: false, running_since: since, destinations: {} });
+    } finally {
+      await leases.release('distribution', 'another-process');
+    }
   });
 
   it('exits 1 when a destination failed or was unreachable, 0 when the others were skipped', async () => {

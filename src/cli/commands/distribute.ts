@@ -15,10 +15,11 @@ export async function distribute(url: string, authorization: string | undefined,
   if (authorization) headers.authorization = authorization;
   // No retry of the POST itself on 503: a second call during a run only reports that run anyway.
   const answer = okJson(await request(endpoint(url, 'distribute'), { method: 'POST', headers }, policy), 'POST /distribute');
+  // The node ran nothing for this call: the run in progress is another's (README "Exit codes").
   if (typeof answer.running_since === 'string') {
-    process.stdout.write(json ? `${JSON.stringify({ OK: true, running_since: answer.running_since, destinations: {} })}\n`
-      : `a distribution run is in progress since ${answer.running_since}: see lr-node status ${url} for its outcome\n`);
-    return EXIT.ok;
+    process.stdout.write(json ? `${JSON.stringify({ OK: false, running_since: answer.running_since, destinations: {} })}\n`
+      : `nothing distributed: a distribution run is in progress since ${answer.running_since}; see lr-node status ${url} for its outcome, or run this again when it has ended\n`);
+    return EXIT.tryLater;
   }
   const status = okJson(await request(endpoint(url, 'status'), { headers: { accept: 'application/json' } }, policy), 'GET /status');
   const all = (status.outbound ?? {}) as Record<string, Outbound>;

@@ -24,7 +24,13 @@ import { fetchPeerJson } from './peer-fetch.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 const REPLICATION_FILTER = 'distribute/live_for_destination';
-/** Renewed every third of this while a run lasts; a crashed holder blocks others this long at most. */
+/**
+ * Renewed every third of this while a run lasts; a crashed holder blocks others this long at most,
+ * on CouchDB only (on the embedded store a start releases it: releaseDeadRun). Not shorter: a
+ * renewal is a read and a write of the node database, settled on a cluster (settled-writes.ts), and
+ * two in a row may fail (a CouchDB restart, a slow cluster member) before another process can start
+ * a run beside a live one; and a dead process's replication goes on inside CouchDB for a while.
+ */
 const LEASE_TTL_MS = 90_000;
 
 /**
@@ -127,6 +133,21 @@ export class DistributeService {
   private async recordRun(started: string, answer: { OK: boolean; error: string }): Promise<void> {
     const run = { started, finished: this.clock().toISOString(), OK: answer.OK, ...(answer.OK ? {} : { error: answer.error }) };
     await this.repo.recordRun(run).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not record the distribution run'));
+  }
+
+  /**
+   * At start on the embedded store, which this node process alone uses (one node per DATA_DIR):
+   * a distribution lease found then is a dead process's (killed during its run), which would be
+   * reported as a run in progress, and keep runs from starting, until it expired. Never throws:
+   * a lease left behind still expires.
+   */
+  async releaseDeadRun(): Promise<void> {
+    try {
+      const dead = await this.leases.releaseDead(LEASE);
+      if (dead) this.logger.warn({ since: dead.since }, 'the distribution run of a node process that stopped before it ended was still marked in progress: released');
+    } catch (error) {
+      this.logger.warn({ err: describe(error) }, 'could not release the distribution lease of a stopped node process: it expires by itself');
+    }
   }
 
   /** Resolves when the current run (if any) has finished; for a graceful stop. */

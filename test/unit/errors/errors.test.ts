@@ -51,7 +51,7 @@ describe('the exit-code table', () => {
   it('has one distinct code per kind of failure', () => {
     const codes = Object.values(EXIT);
     expect(new Set(codes).size).to.equal(codes.length);
-    expect(EXIT).to.include({ ok: 0, failure: 1, usage: 2, unreachable: 3, refused: 4, portInUse: 5, interrupted: 130 });
+    expect(EXIT).to.include({ ok: 0, failure: 1, usage: 2, unreachable: 3, refused: 4, portInUse: 5, tryLater: 75, interrupted: 130 });
   });
 
   it('maps the errors that end a process', () => {
