@@ -178,8 +178,11 @@ export class DistributionRepository {
     await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_out_sync: at, outbound }));
   }
 
-  /** Sets node_status.last_out_run: when the latest run started and finished, and whether it ran (its error if not). */
-  async recordRun(run: { started: string; finished: string; OK: boolean; error?: string }): Promise<void> {
+  /**
+   * Sets node_status.last_out_run: when the latest run started and finished, and whether it ran
+   * (its error if not); `finished` null for a run whose process stopped before it ended.
+   */
+  async recordRun(run: { started: string; finished: string | null; OK: boolean; error?: string }): Promise<void> {
     await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_out_run: run }));
   }
 

@@ -22,7 +22,11 @@ export const DISTRIBUTION_LEASE = 'distribution';
 
 interface LeaseDoc { _id: string; _rev?: string; doc_type: 'lease'; holder: string; since: string; expires: string }
 
-export type LeaseAnswer = { acquired: true } | { acquired: false; since: string };
+/**
+ * `abandoned`: the lease was taken over from another holder whose lease had expired (it died, or
+ * lost the store for a whole lease period), with when that holder's work started.
+ */
+export type LeaseAnswer = { acquired: true; abandoned?: { since: string } } | { acquired: false; since: string };
 
 export class LeaseRepository {
   private readonly db: DocumentScope<unknown>;
@@ -50,7 +54,9 @@ export class LeaseRepository {
     if (current && current.holder !== holder && Date.parse(current.expires) > now.getTime()) return { acquired: false, since: current.since };
     const lease: LeaseDoc = { _id: id, doc_type: 'lease', holder, since: since ?? now.toISOString(), expires: new Date(now.getTime() + ttlMs).toISOString(), ...(current?._rev ? { _rev: current._rev } : {}) };
     try {
-      if ((await writeOne(this.db, lease as unknown as StoredDoc, `acquire lease ${name}`)).ok) return { acquired: true };
+      if ((await writeOne(this.db, lease as unknown as StoredDoc, `acquire lease ${name}`)).ok) {
+        return current && current.holder !== holder ? { acquired: true, abandoned: { since: current.since } } : { acquired: true };
+      }
     } finally {
       this.followed?.changed(id);
     }

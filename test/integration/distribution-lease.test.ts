@@ -18,6 +18,9 @@ describe('POST /distribute and the distribution lease', () => {
     node = await startTestNode();
     await addAccount(node, 'ops', 'long-admin-phrase-7', 'network_admin');
     leases = new LeaseRepository(node.couch, node.names);
+    // A run reaches its destinations only when the node holds resource data (source step 1).
+    await addAccount(node, 'pub', 'publisher-phrase-9');
+    expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: basicAuth('pub', 'publisher-phrase-9') })).status).to.equal(200);
   });
   after(async () => node.stop());
 
@@ -53,9 +56,11 @@ describe('POST /distribute and the distribution lease', () => {
     await leases.release('distribution', 'dead-process');
   });
 
-  it('/status says a run is in progress while one runs (a destination slow to answer), and not once it has ended', async () => {
-    await addAccount(node, 'pub', 'publisher-phrase-9');
-    expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization: basicAuth('pub', 'publisher-phrase-9') })).status).to.equal(200);
+  /**
+   * Runs `use` while the node's one connection is to a destination that answers GET /destination
+   * only once `answer` is called: a run started meanwhile is in progress until then.
+   */
+  async function withSlowDestination(use: (run: { reached: Promise<void>; answer: () => void }) => Promise<void>): Promise<void> {
     let reached!: () => void;
     const atDestination = new Promise<void>((resolve) => { reached = resolve; });
     let answer!: () => void;
@@ -69,8 +74,18 @@ describe('POST /distribute and the distribution lease', () => {
     try {
       const source: NetworkNode = { node, name: 'source', dataDir: node.dataDir, publisher: { user: 'pub', password: 'publisher-phrase-9' }, admin: { user: 'ops', password: 'long-admin-phrase-7' } };
       await connectNodes(source, { node: { publicUrl: url } } as NetworkNode, { credentials: false });
+      await use({ reached: atDestination, answer });
+    } finally {
+      answer();
+      for (const doc of await node.deps.nodes.connections()) await node.deps.nodes.deleteNodeDoc(String(doc._id));
+      destination.close();
+    }
+  }
+
+  it('/status says a run is in progress while one runs (a destination slow to answer), and not once it has ended', async () => {
+    await withSlowDestination(async ({ reached, answer }) => {
       const run = postJson(`${node.url}/distribute`, '', ADMIN);
-      await atDestination;
+      await reached;
       const during = (await getJson(`${node.url}/status`)).body;
       const since = (during.out_run_in_progress as { since: string } | null)?.since;
       expect(since).to.be.a('string');
@@ -80,11 +95,23 @@ describe('POST /distribute and the distribution lease', () => {
       const ended = (await getJson(`${node.url}/status`)).body;
       expect(ended.out_run_in_progress).to.equal(null);
       expect(ended.last_out_run).to.include({ started: since, OK: true });
-    } finally {
+    });
+  });
+
+  it('a run that takes over the expired lease of a process that died records that process\'s run as aborted first', async () => {
+    const dead = '2026-01-02T03:04:05.678Z';
+    expect(await leases.acquire('distribution', 'dead-process', -1, dead)).to.deep.equal({ acquired: true });
+    await withSlowDestination(async ({ reached, answer }) => {
+      const run = postJson(`${node.url}/distribute`, '', ADMIN);
+      await reached;
+      const during = (await getJson(`${node.url}/status`)).body;
+      expect(during.last_out_run).to.deep.equal({ started: dead, finished: null, OK: false, error: 'the process running it stopped before it ended' });
+      const since = (during.out_run_in_progress as { since: string }).since;
       answer();
-      for (const doc of await node.deps.nodes.connections()) await node.deps.nodes.deleteNodeDoc(String(doc._id));
-      destination.close();
-    }
+      expect((await run).body).to.include({ OK: true, error: '' });
+      // The taking run's own record follows, when it ends.
+      expect((await getJson(`${node.url}/status`)).body.last_out_run).to.include({ started: since, OK: true });
+    });
   });
 
   it('of two concurrent acquisitions exactly one wins', async () => {

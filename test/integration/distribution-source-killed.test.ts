@@ -1,8 +1,9 @@
 /**
  * The source node is killed (SIGKILL) during a distribution run, then started again on the same
  * data. On the embedded store one node process alone uses the store (DATA_DIR), so the lease the
- * dead run left is released at start and a new run starts at once; on CouchDB other processes may
- * share the store, and the lease stands until it expires (lease-repository.ts).
+ * dead run left is released at start, the dead run recorded as aborted, and a new run starts at
+ * once; on CouchDB other processes may share the store, and the lease stands until it expires
+ * (lease-repository.ts; the run that takes it over then records the dead one: distribution-lease.test.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -79,6 +80,8 @@ describe('a source node killed during a distribution run', function () {
       return;
     }
     expect(status.out_run_in_progress).to.equal(null);
+    // The dead run is recorded as aborted (README "Source": last_out_run records every run).
+    expect(status.last_out_run).to.deep.equal({ started: since, finished: null, OK: false, error: 'the process running it stopped before it ended' });
     expect(run.body).to.not.have.property('running_since');
     expect((run.body.outbound as Record<string, { outcome: string }>)[destinationUrl]?.outcome).to.equal('unreachable');
   });

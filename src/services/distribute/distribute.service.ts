@@ -32,6 +32,8 @@ const REPLICATION_FILTER = 'distribute/live_for_destination';
  * a run beside a live one; and a dead process's replication goes on inside CouchDB for a while.
  */
 const LEASE_TTL_MS = 90_000;
+/** last_out_run's error for a run whose process stopped before it ended (README "Source"). */
+const ABANDONED_RUN = 'the process running it stopped before it ended';
 
 /**
  * The spec's `{OK, error}`. A destination's failure is no error to the caller (spec "Distribution"),
@@ -102,6 +104,7 @@ export class DistributeService {
     // The run's own start, so that /status, running_since and last_out_run.started agree.
     const lease = await this.leases.acquire(LEASE, this.holder, LEASE_TTL_MS, since);
     if (!lease.acquired) return { OK: true, error: '', running_since: lease.since };
+    if (lease.abandoned) await this.recordAbandoned(lease.abandoned.since);
     let lost = false;
     const renewal = setInterval(() => {
       this.leases.renew(LEASE, this.holder, LEASE_TTL_MS).then((held) => {
@@ -127,24 +130,39 @@ export class DistributeService {
 
   /**
    * Every run's outcome in node_status.last_out_run (read by /status), aborted ones included (no
-   * resource data, two active gateway connections, a store failure): a scheduled run that fails
-   * is seen there, not only in the log. A failure to record is logged, never the run's outcome.
+   * resource data, two active gateway connections, a store failure; a killed one: recordAbandoned):
+   * a scheduled run that fails is seen there, not only in the log. A failure to record is logged,
+   * never the run's outcome.
    */
   private async recordRun(started: string, answer: { OK: boolean; error: string }): Promise<void> {
-    const run = { started, finished: this.clock().toISOString(), OK: answer.OK, ...(answer.OK ? {} : { error: answer.error }) };
+    await this.record({ started, finished: this.clock().toISOString(), OK: answer.OK, ...(answer.OK ? {} : { error: answer.error }) });
+  }
+
+  /**
+   * A run whose process stopped before it ended (killed, crashed) never recorded itself: it is
+   * recorded, aborted, by whoever finds its lease left behind (a run taking over the expired
+   * lease, or a start on the embedded store), before that one's own run. `finished` is null: when
+   * it stopped is not known, only that its lease was not renewed after.
+   */
+  private async recordAbandoned(started: string): Promise<void> {
+    this.logger.warn({ since: started }, `distribution run recorded as aborted: ${ABANDONED_RUN}`);
+    await this.record({ started, finished: null, OK: false, error: ABANDONED_RUN });
+  }
+
+  private async record(run: Parameters<DistributionRepository['recordRun']>[0]): Promise<void> {
     await this.repo.recordRun(run).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not record the distribution run'));
   }
 
   /**
    * At start on the embedded store, which this node process alone uses (one node per DATA_DIR):
    * a distribution lease found then is a dead process's (killed during its run), which would be
-   * reported as a run in progress, and keep runs from starting, until it expired. Never throws:
-   * a lease left behind still expires.
+   * reported as a run in progress, and keep runs from starting, until it expired. It is released
+   * and that run recorded as aborted. Never throws: a lease left behind still expires.
    */
   async releaseDeadRun(): Promise<void> {
     try {
       const dead = await this.leases.releaseDead(LEASE);
-      if (dead) this.logger.warn({ since: dead.since }, 'the distribution run of a node process that stopped before it ended was still marked in progress: released');
+      if (dead) await this.recordAbandoned(dead.since);
     } catch (error) {
       this.logger.warn({ err: describe(error) }, 'could not release the distribution lease of a stopped node process: it expires by itself');
     }
