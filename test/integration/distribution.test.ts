@@ -183,7 +183,7 @@ describe('distribution between two nodes', function () {
         const errors = (net.logs[1] ?? []).slice(fromB).map((line) => JSON.parse(line) as { level: number; err?: { message?: string } }).filter((entry) => entry.level === 50);
         expect(errors.map((entry) => entry.err?.message)).to.deep.equal([error]);
         const answer = await distribute(a);
-        const entry = { outcome: 'unreachable', reason: `the destination answered an error: ${error}` };
+        const entry = { outcome: 'failed', reason: `GET ${b.node.publicUrl}/destination answered HTTP 500 (application/json): the destination reports an error: ${error}` };
         expect(answer.status).to.equal(200);
         expect((answer.body.outbound as Record<string, Record<string, unknown>>)[b.node.publicUrl]).to.include(entry);
         expect(await outbound(a, b)).to.include(entry);
@@ -344,7 +344,7 @@ describe('distribution between two nodes', function () {
       expect(entries[peerUrl]).to.include({ outcome: 'failed' });
       expect(String(entries[peerUrl]?.reason)).to.match(/another origin/);
       expect(elsewhereHit).to.equal(0);
-      expect(entries[`${peerUrl}/huge`]).to.include({ outcome: 'unreachable', reason: `destination ${peerUrl}/huge could not be reached: the answer is larger than this node accepts` });
+      expect(entries[`${peerUrl}/huge`]).to.include({ outcome: 'failed', reason: `GET ${peerUrl}/huge/destination answered HTTP 200: the answer is larger than this node accepts` });
     } finally {
       for (const doc of await a.node.deps.nodes.connections()) {
         if (String(doc.destination_node_url).startsWith(peerUrl)) await a.node.deps.nodes.deleteNodeDoc(String(doc._id));
@@ -376,11 +376,11 @@ describe('distribution between two nodes', function () {
 
   it('reads the original implementation\'s answer (taget_node_info, lowercase ok)', async () => {
     const { parseDestinationAnswer } = await import('../../src/services/distribute/destination-info.js');
-    const info = parseDestinationAnswer({ ok: true, taget_node_info: { active: true, node_id: 'n', network_id: 'N', community_id: 'C', gateway_node: false, social_community: true, incoming_url: 'http://x/incoming', filter_description: {} } });
+    const info = parseDestinationAnswer(200, { ok: true, taget_node_info: { active: true, node_id: 'n', network_id: 'N', community_id: 'C', gateway_node: false, social_community: true, incoming_url: 'http://x/incoming', filter_description: {} } });
     expect(info).to.include({ node_id: 'n', incoming_url: 'http://x/incoming' });
     // An answer that says it failed, or lacks the ids, is a reason to skip, not a destination.
-    expect(parseDestinationAnswer({ ok: false, error: 'closed' })).to.equal('the destination answered an error: closed');
-    expect(parseDestinationAnswer({ OK: true, target_node_info: { node_id: 'n' } })).to.equal('target_node_info lacks node_id, network_id or community_id');
+    expect(parseDestinationAnswer(200, { ok: false, error: 'closed' })).to.equal('the destination reports an error: closed');
+    expect(parseDestinationAnswer(200, { OK: true, target_node_info: { node_id: 'n' } })).to.equal('target_node_info lacks node_id, network_id or community_id');
   });
 
   it('POST /distribute with the network_admin name and a wrong password is 401, and starts no run', async () => {

@@ -25,13 +25,30 @@ export interface TargetNodeInfo {
 export interface LocalNodeInfo { node_id: string; network_id: string; community_id: string; gateway_node: boolean; social_community: boolean }
 
 /**
- * Reads a peer's answer. The original implementation sends the key `taget_node_info` and a
- * lowercase `ok` (shared/samples/node-config/destination-response-example.json); both are accepted.
+ * The error a peer's JSON answer reports, clipped: the spec's `{"OK": false, "error"}` (this
+ * node's and the original's JSON errors), or, with no `OK`, CouchDB's `{"error", "reason"}` (what
+ * a destination's inbound endpoint passes on from its store).
  */
-export function parseDestinationAnswer(body: unknown): TargetNodeInfo | string {
-  if (!isRecord(body)) return 'the answer is not a JSON object';
+function reportedError(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const error = typeof body.error === 'string' && body.error !== '' ? body.error : undefined;
   const ok = body.OK ?? body.ok;
-  if (ok === false) return `the destination answered an error: ${typeof body.error === 'string' ? clippedText(body.error) : 'unknown'}`;
+  if (ok === false) return clippedText(error ?? 'unknown');
+  if (ok !== undefined || error === undefined) return undefined;
+  return clippedText(typeof body.reason === 'string' && body.reason !== '' ? `${error}: ${body.reason}` : error);
+}
+
+/**
+ * Reads a peer's answer to GET /destination: the node's information, or what is wrong with the
+ * answer (the caller names the request, status and content type: peer-fetch.ts answeredWith). The
+ * original implementation sends the key `taget_node_info` and a lowercase `ok`
+ * (shared/samples/node-config/destination-response-example.json); both are accepted.
+ */
+export function parseDestinationAnswer(status: number, body: unknown): TargetNodeInfo | string {
+  const error = reportedError(body);
+  if (error !== undefined) return `the destination reports an error: ${error}`;
+  // A web server, a proxy's error page, a wrong path: anything but a node's JSON answer.
+  if (status !== 200 || !isRecord(body)) return 'not a Learning Registry node\'s /destination';
   const info = body.target_node_info ?? body.taget_node_info;
   if (!isRecord(info)) return 'the answer has no target_node_info';
   const text = (key: string): string | undefined => (typeof info[key] === 'string' ? info[key] : undefined);
@@ -54,6 +71,17 @@ export function parseDestinationAnswer(body: unknown): TargetNodeInfo | string {
   }
   if (isRecord(info.filter_description)) result.filter_description = info.filter_description as FilterDescription;
   return result;
+}
+
+/**
+ * What is wrong with the answer of a destination's inbound endpoint to the probe (GET, as a
+ * replicator's first request: a CouchDB database's information), or undefined when it will do.
+ * 401 and 403 are the credentials' (distribute.service.ts).
+ */
+export function inboundProbeProblem(status: number, body: unknown): string | undefined {
+  if (status === 200 && isRecord(body)) return undefined;
+  const error = reportedError(body);
+  return error !== undefined ? `the destination reports an error: ${error}` : 'not a Learning Registry node\'s inbound endpoint';
 }
 
 function isHttpUrl(text: string): boolean {

@@ -14,13 +14,13 @@ import type { NodeRepository } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { replicationEndpoint, scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
 import { basicAuthorization } from '../../net/basic-authorization.js';
-import { INBOUND_PATH, activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
+import { INBOUND_PATH, activeFilter, inboundProbeProblem, parseDestinationAnswer, skipReason, type LocalNodeInfo, type TargetNodeInfo } from './destination-info.js';
 import { AppError, notBootstrapped } from '../../errors/app-error.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR, filterDescriptionProblem } from '../../domain/filters.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { ServiceSettings } from '../service-settings.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
-import { fetchPeerJson } from './peer-fetch.js';
+import { answeredWith, fetchPeerJson, type PeerFailure } from './peer-fetch.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
 const REPLICATION_FILTER = 'distribute/live_for_destination';
@@ -42,6 +42,7 @@ const ABANDONED_RUN = 'the process running it stopped before it ended';
  */
 export interface DistributeAnswer { OK: boolean; error: string; running_since?: string; outbound?: Record<string, Omit<OutboundEntry, 'detail'>> }
 
+/** `unreachable`: nothing answered (no connection, no answer in time, no such name); `failed`: it answered, but not as a node to replicate to, or the replication failed. */
 export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
 /**
  * One destination's last run, as /status serves it (public): `reason` says what failed in the
@@ -64,9 +65,15 @@ function credentialRefusal(url: string, status: number, sent: boolean): string {
 
 type EntryBase = Pick<OutboundEntry, 'connection_id' | 'last_sync'>;
 
-/** A peer that gave no answer: what failed in the user's terms (`reason`), and in the fetcher's own words for the log (`detail`). */
-function unanswered(base: EntryBase, what: string, failure: { reason: string; detail: string }, logged: string): OutboundEntry {
-  return { ...base, outcome: 'unreachable', reason: `${what} could not be reached: ${failure.reason}`, detail: `${logged}: ${scrubCredentials(failure.detail)}` };
+/**
+ * A GET of `url` that gave no answer this node reads: what failed in the user's terms (`reason`),
+ * and in the fetcher's own words for the log (`detail`). A peer that answered (a redirect, an
+ * answer too large) was reached: that is a failure naming its status, not `unreachable`.
+ */
+function unanswered(base: EntryBase, url: string, what: string, failure: PeerFailure, logged: string): OutboundEntry {
+  const detail = `${logged}: ${scrubCredentials(failure.detail)}`;
+  if (failure.status !== undefined) return { ...base, outcome: 'failed', reason: answeredWith(url, { status: failure.status }, failure.reason), detail };
+  return { ...base, outcome: 'unreachable', reason: `${what} could not be reached: ${failure.reason}`, detail };
 }
 
 export class DistributeService {
@@ -216,9 +223,10 @@ export class DistributeService {
     const base = { connection_id: connection.connection_id ?? connection._id, last_sync: at };
     const url = String(connection.destination_node_url ?? '').replace(/\/+$/, '');
     const answer = await fetchPeerJson(this.peers, `${url}/destination`);
-    if (!answer.ok) return unanswered(base, `destination ${scrubCredentials(url)}`, answer, 'GET /destination failed');
-    const info = parseDestinationAnswer(answer.body);
-    if (typeof info === 'string') return { ...base, outcome: 'unreachable', reason: info };
+    if (!answer.ok) return unanswered(base, `${url}/destination`, `destination ${scrubCredentials(url)}`, answer, 'GET /destination failed');
+    // It answered, so it was reached: an answer that is no node's is a failure, saying what came back.
+    const info = parseDestinationAnswer(answer.status, answer.body);
+    if (typeof info === 'string') return { ...base, outcome: 'failed', reason: answeredWith(`${url}/destination`, answer, info) };
     if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
     const skip = skipReason(local, info, connection.gateway_connection === true);
     if (skip) return { ...base, outcome: 'skipped', reason: skip };
@@ -247,9 +255,10 @@ export class DistributeService {
     const authorization = credentials ? basicAuthorization(credentials.user, credentials.password) : undefined;
     // The spec's "SHOULD verify that the destination is reachable": its inbound endpoint answers us.
     const probe = await fetchPeerJson(this.peers, incoming.toString(), authorization);
-    if (!probe.ok) return unanswered(base, `the inbound endpoint ${scrubCredentials(incoming.toString())}`, probe, 'the inbound endpoint did not answer');
+    if (!probe.ok) return unanswered(base, incoming.toString(), `the inbound endpoint ${scrubCredentials(incoming.toString())}`, probe, 'the inbound endpoint did not answer');
     if (probe.status === 401 || probe.status === 403) return { ...base, outcome: 'failed', reason: credentialRefusal(url, probe.status, credentials !== undefined) };
-    if (probe.status !== 200) return { ...base, outcome: 'unreachable', reason: `the inbound endpoint answered HTTP ${probe.status}` };
+    const unusable = inboundProbeProblem(probe.status, probe.body);
+    if (unusable) return { ...base, outcome: 'failed', reason: answeredWith(incoming.toString(), probe, unusable) };
     const filter = activeFilter(info.filter_description);
     // query_params travel in the _changes URL query, so the description is one JSON string.
     const result = await this.repo.replicate(replicationEndpoint(incoming.toString(), authorization), filter
