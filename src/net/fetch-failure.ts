@@ -25,3 +25,13 @@ export function publicFetchFailure(failure: { code?: SafeFetchFailure; status?: 
   const text = failure.code ? PUBLIC_REASONS[failure.code] : 'it could not be fetched';
   return failure.code === 'http-status' && failure.status !== undefined ? `${text} (HTTP ${failure.status})` : text;
 }
+
+/**
+ * Whether the same fetch may succeed later: the server did not answer (in time, or at all), its
+ * name did not resolve, or it answered a server error or 429. A refused address, a bad URL, an
+ * answer too large or a 4xx stays as it is until someone changes it (the policy, the URL, the server).
+ */
+export function isTransientFetchFailure(failure: { code?: SafeFetchFailure; status?: number }): boolean {
+  if (failure.code === 'timeout' || failure.code === 'network-error' || failure.code === 'dns-failure') return true;
+  return failure.code === 'http-status' && (failure.status === undefined || failure.status >= 500 || failure.status === 429);
+}

@@ -38,6 +38,22 @@ describe('lr-node distribute', function () {
     expect(status.stdout).to.match(new RegExp(`^outbound ${b.node.url.replace(/[.]/g, '\\.')}: ok at \\S+, \\d+ written$`, 'm'));
   });
 
+  it('prints the documents the destination refused beside those written', async () => {
+    const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
+    const admin = { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } };
+    // Unsigned (another submitter than the account's): b refuses the owner's update (spec "Authentication", 5).
+    const original = { ...nsdlDocs(1)[0], doc_ID: 'cli-refused-update', keys: ['first version'] };
+    await publish(a, [original]);
+    expect((await lrNode(['distribute', a.node.url], admin)).code).to.equal(0);
+    await waitFor('the first version at B', async () => (await storedDocs(b)).has('cli-refused-update'));
+    await publish(a, [{ ...original, keys: ['second version'] }]);
+    const run = await lrNode(['distribute', a.node.url], admin);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.equal(`${b.node.url}\tok\t0 written, 1 refused by the destination (its log says why)\n`);
+    const status = await lrNode(['status', a.node.url]);
+    expect(status.stdout).to.match(new RegExp(`^outbound ${b.node.url.replace(/[.]/g, '\\.')}: ok at \\S+, 0 written, 1 refused by the destination \\(its log says why\\)$`, 'm'));
+  });
+
   it('lr-node destination sets, lists and removes the credentials a source presents to a destination', async () => {
     const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
     const env = { DATA_DIR: a.dataDir }; // the source node's store, as for the account commands

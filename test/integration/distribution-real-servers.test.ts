@@ -4,7 +4,7 @@
  * and the mixed pairs embedded → CouchDB and CouchDB → embedded: the node filter, do_not_distribute,
  * no duplicates, the skip rules of source step 4 (networks and gateways, each node's description
  * read from its own store), a destination filter description and an inbound refusal (a document
- * over the destination's max_document_size).
+ * over the destination's max_document_size, counted refused by each replicator).
  *
  * Reason these run only when the suite runs on CouchDB (TEST_COUCHDB_URL): each pair needs a real
  * CouchDB on one side; the embedded → embedded case is the rest of the distribution suite. The
@@ -174,8 +174,8 @@ async function expectExactly(entry: NetworkNode, ids: string[]): Promise<void> {
 
         expect((await distribute(a)).status).to.equal(200);
         // Sent: the wanted and the oversized ones (the filter passes both); refusing a document
-        // is the destination's decision, not a replication failure.
-        expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: wanted.length + oversized.length });
+        // is the destination's decision, not a replication failure: the source counts them refused.
+        expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: wanted.length, docs_refused: oversized.length });
         await settled(b, wanted.length, 120000);
         await expectExactly(b, wanted);
         for (const id of [...unwanted, ...oversized, 'kept-home-filtered']) expect((await storedDocs(b)).has(id), id).to.equal(false);

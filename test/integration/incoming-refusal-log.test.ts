@@ -1,7 +1,7 @@
 /**
  * An operator at the default log level (info) sees why a peer's documents were refused: the
- * replicator is answered 201 whatever this node refuses, so the log is the only trace. The
- * reasons are bounded (src/services/distribute/rejection-summary.ts): the most frequent five,
+ * replicator is told only that they were (`forbidden`, the source counts them in docs_refused),
+ * so the log is where the reasons are. The reasons are bounded (src/services/distribute/rejection-summary.ts): the most frequent five,
  * each with its count and one clipped doc_ID, so a flood of bad documents cannot flood the log.
  */
 import { expect } from 'chai';

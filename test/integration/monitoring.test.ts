@@ -120,7 +120,9 @@ describe('/metrics', function () {
     ];
     const response = await fetch(`${b.node.url}/incoming/_bulk_docs`, { method: 'POST', headers: { ...authOf(b.admin), 'content-type': 'application/json' }, body: JSON.stringify({ docs, new_edits: false }) });
     expect(response.status, await response.clone().text()).to.equal(201);
-    expect(await response.json()).to.deep.equal([]);
+    // The refused ones, as CouchDB names what its validate_doc_update forbids: a's replicator counts them.
+    expect((await response.json() as { id: string; error: string }[]).map(({ id, error }) => [id, error]))
+      .to.deep.equal([['incoming-bad-schema', 'forbidden'], ['incoming-reserved', 'forbidden'], ['incoming-kept-home', 'forbidden']]);
     const after = await metricsOf(b);
     const moved = (name: string, labels: Record<string, string> = {}): number => after.value(name, labels) - before.value(name, labels);
 
@@ -138,19 +140,22 @@ describe('/metrics', function () {
     expect(after.value('lr_incoming_backlog_documents')).to.equal(0);
   });
 
-  it('counts a run to a stopped destination as unreachable, and one whose replication fails as failed', async () => {
-    const peer = await refusingPeer(a);
+  it('counts a run to a stopped destination as unreachable, one whose replication fails as failed, and one refusing every document as ok', async () => {
+    const peer = await refusingPeer(a, 'fail');
+    const refusing = await refusingPeer(a, 'refuse');
     try {
-      await connectNodes(a, { ...b, node: { ...b.node, publicUrl: peer.url } }, { credentials: false });
+      for (const { url } of [peer, refusing]) await connectNodes(a, { ...b, node: { ...b.node, publicUrl: url } }, { credentials: false });
       const before = await metricsOf(a);
       await b.node.close();
       expect((await distribute(a)).body).to.include({ OK: true, error: '' });
       expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
       const toPeer = (await getJson(`${a.node.url}/status`)).body.outbound as Record<string, Record<string, unknown>>;
-      expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed', docs_written: 0, reason: '4 documents were not written' });
-      expect(peer.refused, 'the peer refused the documents a sent').to.be.above(0);
+      expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed', docs_written: 0 });
+      expect(peer.refused, 'the peer failed the documents a sent').to.be.above(0);
+      // Refusing documents is the destination's decision: the run is ok, the documents counted refused.
+      expect(toPeer[refusing.url], JSON.stringify(toPeer[refusing.url])).to.include({ outcome: 'ok', docs_written: 0, docs_refused: 4 });
+      expect(runs(await metricsOf(a), refusing.url, 'ok') - runs(before, refusing.url, 'ok')).to.equal(1);
       const after = await metricsOf(a);
-      const runs = (scraped: typeof after, destination: string, outcome: string): number => scraped.value('lr_distribution_runs_total', { destination, outcome });
       const stopped = b.node.publicUrl;
       expect(runs(after, stopped, 'unreachable') - runs(before, stopped, 'unreachable')).to.equal(1);
       expect(runs(after, stopped, 'ok') - runs(before, stopped, 'ok')).to.equal(0);
@@ -165,17 +170,21 @@ describe('/metrics', function () {
       expect(after.value('lr_distribution_last_outcome', { destination: peer.url })).to.equal(1);
     } finally {
       await peer.close();
+      await refusing.close();
     }
   });
 });
 
+const runs = (scraped: Awaited<ReturnType<typeof scrape>>, destination: string, outcome: string): number => scraped.value('lr_distribution_runs_total', { destination, outcome });
+
 /**
  * A peer of `source`'s network that answers GET /destination (as `source` answers it, under
- * another node_id) and the replication protocol's reads at its /incoming, and refuses every
- * document it is sent, as a CouchDB whose validate_doc_update forbids them would (CouchDB
- * "Replication Protocol": per-document errors in the _bulk_docs answer).
+ * another node_id) and the replication protocol's reads at its /incoming, and takes no document
+ * it is sent: `refuse` forbids each, as a CouchDB whose validate_doc_update forbids them would
+ * (CouchDB "Replication Protocol": per-document errors in the _bulk_docs answer); `fail` answers
+ * the whole `_bulk_docs` with a server error, which fails the replication.
  */
-async function refusingPeer(source: NetworkNode): Promise<{ url: string; refused: number; close(): Promise<void> }> {
+async function refusingPeer(source: NetworkNode, mode: 'refuse' | 'fail'): Promise<{ url: string; refused: number; close(): Promise<void> }> {
   const { body: destination } = await getJson(`${source.node.url}/destination`);
   const state = { url: '', refused: 0 };
   const server = http.createServer((req, res) => {
@@ -197,7 +206,8 @@ async function refusingPeer(source: NetworkNode): Promise<{ url: string; refused
       } else if (req.method === 'POST' && path === '/incoming/_bulk_docs') {
         const docs = (body.docs ?? []) as { _id: string; _rev: string }[];
         state.refused += docs.length;
-        answer(201, docs.map((doc) => ({ id: doc._id, rev: doc._rev, error: 'forbidden', reason: 'this node accepts no documents' })));
+        if (mode === 'fail') answer(500, { error: 'internal_server_error', reason: 'this node cannot write' });
+        else answer(201, docs.map((doc) => ({ id: doc._id, rev: doc._rev, error: 'forbidden', reason: 'this node accepts no documents' })));
       } else if (req.method === 'POST' && path === '/incoming/_ensure_full_commit') {
         answer(201, { ok: true, instance_start_time: '0' });
       } else {

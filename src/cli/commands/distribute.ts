@@ -1,8 +1,9 @@
 /** lr-node distribute URL: POST /distribute as a network_admin, then the outcome per destination from /status. */
 import { EXIT, type ExitCode } from '../../errors/exit-codes.js';
 import { endpoint, okJson, request, type RetryPolicy } from '../http-client.js';
+import { sentCounts } from '../sent-counts.js';
 
-interface Outbound { outcome?: string; reason?: string; last_sync?: string; docs_written?: number }
+interface Outbound { outcome?: string; reason?: string; last_sync?: string; docs_written?: number; docs_refused?: number }
 
 /**
  * The outcomes that make the command fail (exit 1), so that cron or a script sees a run that did
@@ -31,7 +32,7 @@ export async function distribute(url: string, authorization: string | undefined,
   } else {
     if (Object.keys(destinations).length === 0) process.stdout.write('distributed: the node has no active connection\n');
     for (const [destination, entry] of Object.entries(destinations)) {
-      process.stdout.write(`${destination}\t${entry.outcome ?? '?'}${entry.docs_written !== undefined ? `\t${entry.docs_written} written` : ''}${entry.reason ? `\t${entry.reason}` : ''}\n`);
+      process.stdout.write(`${destination}\t${entry.outcome ?? '?'}${sentCounts(entry, '\t')}${entry.reason ? `\t${entry.reason}` : ''}\n`);
     }
   }
   return failed ? EXIT.failure : EXIT.ok;

@@ -1,6 +1,7 @@
 /** lr-node status URL and lr-node services URL: the node's /status and /services, readable or as JSON. */
 import { endpoint, okJson, request, type RetryPolicy } from '../http-client.js';
 import { readServices } from '../node-services.js';
+import { sentCounts } from '../sent-counts.js';
 
 const text = (value: unknown): string => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 
@@ -10,7 +11,7 @@ export async function status(url: string, json: boolean, policy: RetryPolicy): P
   const { outbound, ...rest } = body;
   for (const [key, value] of Object.entries(rest)) process.stdout.write(`${key}: ${text(value)}\n`);
   for (const [destination, entry] of Object.entries((outbound ?? {}) as Record<string, Record<string, unknown>>)) {
-    process.stdout.write(`outbound ${destination}: ${text(entry.outcome)}${entry.reason ? ` (${text(entry.reason)})` : ''}${entry.last_sync ? ` at ${text(entry.last_sync)}` : ''}${entry.docs_written !== undefined ? `, ${text(entry.docs_written)} written` : ''}\n`);
+    process.stdout.write(`outbound ${destination}: ${text(entry.outcome)}${entry.reason ? ` (${text(entry.reason)})` : ''}${entry.last_sync ? ` at ${text(entry.last_sync)}` : ''}${sentCounts(entry, ', ')}\n`);
   }
 }
 

@@ -47,9 +47,10 @@ export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
 /**
  * One destination's last run, as /status serves it (public): `reason` says what failed in the
  * user's terms; `detail` (the fetcher's or the store's own words) goes to the log only and is
- * never recorded (issue 14, defect 7).
+ * never recorded (issue 14, defect 7). `docs_refused`: documents the destination refused by its
+ * rules (the reasons are in its log); they are not sent again.
  */
-export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; detail?: string; docs_written?: number; docs_read?: number }
+export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; detail?: string; docs_written?: number; docs_refused?: number; docs_read?: number }
 
 /** The error's own text, credentials scrubbed: for the log only (it names resolver internals). */
 const describe = (error: unknown): string => scrubCredentials(error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error));
@@ -268,6 +269,7 @@ export class DistributeService {
       ...base,
       outcome: result.ok ? 'ok' : 'failed',
       docs_written: result.docsWritten,
+      docs_refused: result.writeFailures,
       docs_read: result.docsRead,
       ...(result.error ? { reason: result.error } : {}),
       ...(result.detail ? { detail: result.detail } : {}),

@@ -11,8 +11,7 @@
  * not forwarded: its documents go through inbound distribution here and are stored once, in
  * resource_data (issue 15: one write per document at the destination, where the incoming
  * database cost two more, the copy and its removal). The answer is CouchDB's for a batch of that
- * kind, `201 []`, once every document is stored, a duplicate, or rejected by the node's rules
- * (refusing a document is the node's decision, not a replication failure); when a conflict
+ * kind once every document is stored, a duplicate, or refused (refusedAnswer); when a conflict
  * leaves one to retry, a 503, so the replicator sends the batch again (the stored part is then
  * a duplicate). The checkpoints (`_local`) and `_revs_diff` still go to the incoming database.
  */
@@ -28,6 +27,8 @@ import { AppError } from '../../errors/app-error.js';
 import { textNestsDeeperThan } from '../../http/json-body.js';
 import { MAX_NESTING } from '../../domain/nesting.js';
 import type { InboundReceiver } from './inbound-receiver.js';
+import type { Rejection } from './inbound.service.js';
+import { winningRevisions } from '../../domain/revisions.js';
 import { holdsIllFormedText } from '../../domain/well-formed-text.js';
 import { isRecord } from '../../domain/is-record.js';
 
@@ -120,6 +121,22 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
   return { docs: docs as StoredDoc[], newEdits: newEdits !== false };
 }
 
+/**
+ * CouchDB's answer to a replicated `_bulk_docs` (201) lists the documents it did not write, each
+ * `{id, rev, error, reason}`. A document the node's rules refuse is `forbidden`, what CouchDB
+ * answers for a validate_doc_update refusal: the source's replicator counts it in
+ * doc_write_failures and goes on without sending it again (CouchDB 3, couch_replicator_worker's
+ * handle_flush_docs_result; PouchDB 9's replicate, writeDocs, which fails the replication on any
+ * other error), so the source reports it (`docs_refused`). A `transient` refusal
+ * (inbound.service.ts) is no verdict on the document and is left out: the replicator counts it
+ * written.
+ */
+function refusedAnswer(rejected: Rejection[], docs: StoredDoc[]): { id: string; rev: unknown; error: 'forbidden'; reason: string }[] {
+  const revisions = new Map(winningRevisions(docs).map((doc) => [doc._id, doc._rev]));
+  return rejected.filter((rejection) => rejection.transient !== true)
+    .map((rejection) => ({ id: rejection.id, rev: revisions.get(rejection.id), error: 'forbidden', reason: rejection.error }));
+}
+
 export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, gate: Gate): Middleware<NodeState> {
   return async (ctx, next) => {
     if (ctx.path !== INBOUND_PATH && !ctx.path.startsWith(`${INBOUND_PATH}/`)) return next();
@@ -135,10 +152,11 @@ export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundRece
     if (body && segments[0] === '_bulk_docs') {
       const bulk = bulkDocsOf(body);
       if (!bulk.newEdits) {
-        const result = await receiver.receive(bulk.docs.filter((doc) => !doc._deleted));
+        const live = bulk.docs.filter((doc) => !doc._deleted);
+        const result = await receiver.receive(live);
         if (result.failed.length > 0) throw new AppError(503, 'store_unavailable', `${result.failed.length} documents met a conflict; send the batch again`, true, { retryAfter: 1 });
         ctx.status = 201;
-        ctx.body = [];
+        ctx.body = refusedAnswer(result.rejected, live);
         return;
       }
     }

@@ -28,11 +28,18 @@ import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../doma
 import { compareTimestamps } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
-import { replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
+import { replacementProof, replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/intake-pipeline.js';
 
+/**
+ * A document not stored: `id` is its id as it arrived (the replicator's), `error` why.
+ * `transient`: the cause may pass (the store refused the write, a signer's key location did not
+ * answer), so the refusal is no verdict on the document (inbound-proxy.ts answers it as written).
+ */
+export interface Rejection { id: string; doc_ID: unknown; error: string; transient?: boolean }
+
 /** `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`). */
-export interface InboundResult { stored: number; duplicates: number; stale: number; rejected: { doc_ID: unknown; error: string }[]; failed: string[] }
+export interface InboundResult { stored: number; duplicates: number; stale: number; rejected: Rejection[]; failed: string[] }
 
 /**
  * A copy no newer than the document this node holds under its doc_ID, by `update_timestamp`
@@ -107,10 +114,10 @@ export class InboundService {
   private async checkAll(envelopes: { incomingId: string; doc: Envelope }[], context: CheckContext, result: InboundResult): Promise<Checked[]> {
     const checked: Checked[] = [];
     for (const { incomingId, doc } of envelopes) {
-      const reject = (error: string): void => { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error }); };
+      const reject = (error: string, transient?: boolean): void => { result.rejected.push({ id: incomingId, doc_ID: doc.doc_ID ?? incomingId, error, ...(transient ? { transient } : {}) }); };
       if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) { reject('do_not_distribute'); continue; }
       const outcome = await this.intake.checks.check(doc, context);
-      if (!outcome.ok) { reject(outcome.error); continue; }
+      if (!outcome.ok) { reject(outcome.error, outcome.transient); continue; }
       checked.push({ incomingId, doc, signature: outcome.signature });
     }
     return checked;
@@ -135,13 +142,8 @@ export class InboundService {
         result.stale += 1;
         continue;
       }
-      let signature = entry.signature;
       const needsProof = !duplicate && (existing !== undefined || replaces.some((id) => state.has(id)));
-      if ((needsProof || (duplicate && replaces.length > 0)) && signature.verifiedKeyIds.length === 0 && doc.digital_signature !== undefined) {
-        // Replacing needs a verified signature even when the node does not verify others.
-        const outcome = await this.intake.checks.verifySignature(doc, context);
-        if (!outcome.failure) signature = outcome;
-      }
+      const signature = needsProof || (duplicate && replaces.length > 0) ? await replacementProof(this.intake.checks, doc, context, entry.signature) : entry.signature;
       const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: pass.now, ...(existing?._rev ? { _rev: existing._rev } : {}) };
       const base = { incomingId, checked: entry, doc: stored, signature, optimistic: optimistic && existing === undefined };
       if (duplicate) {
@@ -154,7 +156,8 @@ export class InboundService {
         continue;
       }
       const refusal = await replacementRefusal(docId, doc, replaces, state, signature, pass.nodeKeyIds, pass.policy);
-      if (refusal) { result.rejected.push({ doc_ID: doc.doc_ID ?? incomingId, error: refusal }); continue; }
+      // Decided without the signer's key, which a later batch may fetch: not a verdict on the document.
+      if (refusal) { result.rejected.push({ id: incomingId, doc_ID: doc.doc_ID ?? incomingId, error: refusal, ...(signature.unverified?.transient ? { transient: true } : {}) }); continue; }
       accepted.push({ ...base, replaces });
       state.set(docId, stored);
       inBatch.add(docId);
@@ -168,8 +171,8 @@ export class InboundService {
     for (const [position, outcome] of outcomes.entries()) {
       const entry = entries[position] as Entry;
       if (!outcome.ok && outcome.error === 'conflict') conflicts.push(entry);
-      // Any other refusal by the store is final.
-      else if (!outcome.ok) result.rejected.push({ doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}` });
+      // Any other refusal by the store is final for this batch (the store's, not the node's rules).
+      else if (!outcome.ok) result.rejected.push({ id: entry.incomingId, doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}`, transient: true });
       else if (entry.write === false) result.duplicates += 1;
       else result.stored += 1;
     }

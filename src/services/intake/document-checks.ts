@@ -42,10 +42,18 @@ export interface SignatureOutcome {
   verifiedKeyIds: string[];
   fingerprint: string | undefined;
   keyLocations: string[];
+  /** A signature that could not be verified (replacementProof); `transient`: a key location did not answer, it may later. */
+  unverified?: { transient: boolean };
 }
 
-/** `xmlCheck`: the record of publish's check of inline XML, for the stored document (inline-xml.ts). */
-export type CheckResult = { ok: true; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord } | { ok: false; error: string };
+/** A signature that failed: `failure` says why; `transient`, as in SignatureOutcome.unverified. */
+export type SignatureFailure = { failure?: string; transient?: boolean };
+
+/**
+ * `xmlCheck`: the record of publish's check of inline XML, for the stored document (inline-xml.ts).
+ * `transient`: the refusal may not hold later (a signer's key location did not answer).
+ */
+export type CheckResult = { ok: true; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord } | { ok: false; error: string; transient?: boolean };
 
 /**
  * CouchDB treats an id beginning with "_" specially (`_design/`, `_local/`, or refused outright,
@@ -94,14 +102,15 @@ export class DocumentChecks {
   }
 
   /** Verifies the signature against the keys at its key_location (or this node's key). */
-  async verifySignature(doc: Envelope, context: CheckContext): Promise<SignatureOutcome & { failure?: string }> {
+  async verifySignature(doc: Envelope, context: CheckContext): Promise<SignatureOutcome & SignatureFailure> {
     const block = doc.digital_signature as { key_location?: unknown } | undefined;
     const keyLocations = Array.isArray(block?.key_location) ? block.key_location.filter((l): l is string => typeof l === 'string') : [];
     const ownKey = keyLocations.includes(context.nodeKeyLocation);
     const keyBatch = context.keyBatch ?? this.keys.batch(context.policy.allow_private_fetch);
-    const resolved = ownKey ? { keys: [context.nodePublicKey], failures: [] } : await keyBatch.keysAt(keyLocations);
+    const resolved = ownKey ? { keys: [context.nodePublicKey], failures: [], transient: false } : await keyBatch.keysAt(keyLocations);
     if (resolved.keys.length === 0) {
-      return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure: `no public key could be fetched${resolved.failures.length ? ` (${resolved.failures.join('; ')})` : ''}` };
+      const failure = `no public key could be fetched${resolved.failures.length ? ` (${resolved.failures.join('; ')})` : ''}`;
+      return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure, transient: resolved.transient };
     }
     const result = await this.verifier.verify(doc, resolved.keys);
     if (!result.ok) return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure: result.reason };
@@ -139,8 +148,8 @@ export class DocumentChecks {
     if (!signed && !policy.accept_unsigned) return { ok: false, error: 'no signature' };
     let signature: SignatureOutcome = { verifiedKeyIds: [], fingerprint: undefined, keyLocations: [] };
     if (signed && policy.verify_signatures) {
-      const outcome: SignatureOutcome & { failure?: string } = signedByNode ?? await this.verifySignature(doc, context);
-      if (outcome.failure) return { ok: false, error: `rejected signature: ${outcome.failure}` };
+      const outcome: SignatureOutcome & SignatureFailure = signedByNode ?? await this.verifySignature(doc, context);
+      if (outcome.failure) return { ok: false, error: `rejected signature: ${outcome.failure}`, ...(outcome.transient ? { transient: true } : {}) };
       signature = outcome;
     }
     if (Buffer.byteLength(JSON.stringify(doc)) > policy.max_document_size) return { ok: false, error: 'too large' };

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { SafeFetchFailure } from '../../net/safe-fetch.js';
-import { publicFetchFailure } from '../../net/fetch-failure.js';
+import { isTransientFetchFailure, publicFetchFailure } from '../../net/fetch-failure.js';
 import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
 
 export interface TextFetcher {
@@ -22,7 +22,11 @@ const MAX_LOCATIONS = 3;
 export const MAX_FETCHES_PER_BATCH = 20;
 const FETCH_CONCURRENCY = 4;
 
-type Resolved = { keys: string[] } | { failure: string };
+/** `transient`: the location may give the key later (its server did not answer: isTransientFetchFailure). */
+type Resolved = { keys: string[] } | { failure: string; transient: boolean };
+
+/** `transient`: some location failed in a way that may pass (the keys found may then differ). */
+export interface ResolvedKeys { keys: string[]; failures: string[]; transient: boolean }
 
 export class KeyResolver {
   constructor(
@@ -32,7 +36,7 @@ export class KeyResolver {
   ) {}
 
   /** Armored keys found at the locations (a key server page holding the armored block is fine). */
-  keysAt(locations: unknown, allowPrivate: boolean): Promise<{ keys: string[]; failures: string[] }> {
+  keysAt(locations: unknown, allowPrivate: boolean): Promise<ResolvedKeys> {
     return this.batch(allowPrivate).keysAt(locations);
   }
 
@@ -69,9 +73,10 @@ export class KeyBatch {
     this.cached = this.nodes.cachedKeys(ids).catch(() => new Map()); // an unreadable cache is a miss
   }
 
-  async keysAt(locations: unknown): Promise<{ keys: string[]; failures: string[] }> {
+  async keysAt(locations: unknown): Promise<ResolvedKeys> {
     const keys: string[] = [];
     const failures: string[] = [];
+    let transient = false;
     for (const url of urlsOf(locations)) {
       let resolved = this.resolved.get(url);
       if (!resolved) {
@@ -80,9 +85,12 @@ export class KeyBatch {
       }
       const outcome = await resolved;
       if ('keys' in outcome) keys.push(...outcome.keys);
-      else failures.push(outcome.failure);
+      else {
+        failures.push(outcome.failure);
+        transient ||= outcome.transient;
+      }
     }
-    return { keys, failures };
+    return { keys, failures, transient };
   }
 
   private async resolve(url: string): Promise<Resolved> {
@@ -92,16 +100,17 @@ export class KeyBatch {
     if (cached && Date.now() - Date.parse(cached.fetched) < CACHE_MS) return { keys: cached.keys };
     // One request fetches a bounded number of key locations, a few at a time: a batch naming a
     // thousand distinct URLs must not make the node fetch a thousand (2.5 GB in an audit).
-    if (this.fetches >= MAX_FETCHES_PER_BATCH) return { failure: `${url}: not fetched, the batch names more than ${MAX_FETCHES_PER_BATCH} key locations the node has not cached; publish fewer signers per batch` };
+    // Transient: the next batch finds the keys fetched by this one cached.
+    if (this.fetches >= MAX_FETCHES_PER_BATCH) return { failure: `${url}: not fetched, the batch names more than ${MAX_FETCHES_PER_BATCH} key locations the node has not cached; publish fewer signers per batch`, transient: true };
     this.fetches += 1;
     const fetched = await this.fetching.run(() => this.fetcher.fetchText(url));
     if (!fetched.ok) {
       // The client is told what failed in its terms; the fetcher's detail goes to the log.
       this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
-      return { failure: `${url}: ${publicFetchFailure(fetched)}` };
+      return { failure: `${url}: ${publicFetchFailure(fetched)}`, transient: isTransientFetchFailure(fetched) };
     }
     const found = fetched.text.match(ARMORED_KEY) ?? [];
-    if (found.length === 0) return { failure: `${url}: no armored public key found` };
+    if (found.length === 0) return { failure: `${url}: no armored public key found`, transient: false };
     await this.nodes.cacheKey(cacheId, { url, keys: found, fetched: new Date().toISOString() });
     return { keys: found };
   }

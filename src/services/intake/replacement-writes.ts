@@ -9,8 +9,20 @@ import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { buildTombstone, decideReplacement } from '../../domain/replacement.js';
 import { isOwnedBy, type Owner } from '../../domain/ownership.js';
-import type { Envelope, SignatureOutcome } from './document-checks.js';
+import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import { isTombstone } from '../../domain/resource-document.js';
+
+/**
+ * The signature a replacement is decided with. Replacing needs a verified signature even when the
+ * node does not verify others (policy verify_signatures), so one not verified yet is verified
+ * now; when it cannot be, `unverified` says so.
+ */
+export async function replacementProof(checks: DocumentChecks, doc: Envelope, context: CheckContext, signature: SignatureOutcome): Promise<SignatureOutcome> {
+  if (signature.verifiedKeyIds.length > 0 || doc.digital_signature === undefined) return signature;
+  const outcome = await checks.verifySignature(doc, context);
+  if (!outcome.failure) return { verifiedKeyIds: outcome.verifiedKeyIds, fingerprint: outcome.fingerprint, keyLocations: outcome.keyLocations };
+  return { ...signature, unverified: { transient: outcome.transient === true } };
+}
 
 /**
  * Why `doc` may not replace what it names (its own doc_ID and `replaces`), or undefined when it

@@ -14,7 +14,7 @@ import { OWNER_FIELD } from '../../domain/ownership.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
-import { replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
+import { replacementProof, replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from '../intake/intake-pipeline.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
@@ -198,12 +198,7 @@ export class PublishService {
     const { state } = pass;
     const { context, account } = request;
     const needsProof = state.has(docId) || entry.replaces.some((id) => state.has(id));
-    let signature = entry.signature;
-    if (needsProof && signature.verifiedKeyIds.length === 0 && entry.source.digital_signature !== undefined) {
-      // Replacing needs a verified signature even when the node does not verify others.
-      const outcome = await this.intake.checks.verifySignature(entry.source, context);
-      if (!outcome.failure) signature = outcome;
-    }
+    const signature = needsProof ? await replacementProof(this.intake.checks, entry.source, context, entry.signature) : entry.signature;
     const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, pass.nodeKeyIds, context.policy, account);
     if (refusal) return { error: refusal };
     const existing = state.get(docId);
