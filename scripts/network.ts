@@ -5,7 +5,8 @@
  * and embedded store, connected node i → node i+1 (a chain; a ring also connects the last to the
  * first). Each node gets a publisher account and a network_admin account; a source node holds
  * the destination's network_admin credentials for its inbound endpoint (in the `_local/` doc
- * DistributionRepository keeps). Prints each node's URL and credentials, stays up until Ctrl-C.
+ * DistributionRepository keeps), and fetches signers' keys from loopback (`allow_private_fetch`).
+ * Prints each node's URL and credentials, stays up until Ctrl-C.
  * The multi-node tests build their networks with startNetwork() from here.
  */
 import fs from 'node:fs';
@@ -77,7 +78,12 @@ export async function startNetwork(options: NetworkOptions): Promise<NetworkNode
     const dataDir = path.join(root, name);
     fs.mkdirSync(dataDir, { recursive: true });
     const configPath = path.join(dataDir, 'config.json');
-    fs.writeFileSync(configPath, JSON.stringify({ node: { node_name: name }, ...options.nodeConfig?.(index) }));
+    const extra = options.nodeConfig?.(index) ?? {};
+    // Every node's key location is on loopback (http://127.0.0.1:PORT/pubkey), which the node does
+    // not fetch from by default: without this no peer could verify a replacement or a deletion
+    // document proxy-signed here, and refused them all ("the signer's key could not be fetched").
+    const policy = { allow_private_fetch: true, ...(extra.policy as Record<string, unknown> | undefined) };
+    fs.writeFileSync(configPath, JSON.stringify({ node: { node_name: name }, ...extra, policy }));
     const port = options.basePort ? String(options.basePort + index) : '0';
     const config = loadConfig({ PORT: port, DATA_DIR: dataDir, CONFIG: configPath, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...options.env?.(dataDir) });
     const node = await startNode(config, options.logger?.(index) ?? createLogger(config.settings.logLevel));

@@ -20,6 +20,8 @@ export interface SignatureProof {
   verifiedKeyIds: string[];
   fingerprint: string | undefined;
   keyLocations: string[];
+  /** Why a signature the replacement carries is not verified (its key could not be fetched, it does not verify). */
+  unverified?: { reason: string };
 }
 
 export type ReplacementDecision = { permitted: true } | { permitted: false; reason: string };
@@ -78,7 +80,7 @@ export async function decideReplacement(input: {
     if (input.sameDocId !== true) return { permitted: false, reason: 'the original is unsigned: only a trusted super key may replace it' };
     return input.byOwner === true ? { permitted: true } : { permitted: false, reason: 'the original is unsigned: only its owner or a trusted super key may replace it' };
   }
-  if (proof.verifiedKeyIds.length === 0) return { permitted: false, reason: 'the replacement has no verified signature' };
+  if (proof.verifiedKeyIds.length === 0) return { permitted: false, reason: proof.unverified?.reason ?? 'the replacement has no verified signature' };
   if (!proof.verifiedKeyIds.some((id) => originalKeys.includes(id))) return { permitted: false, reason: 'signed with a different key than the original' };
   const proxySigned = originalKeys.some((id) => nodeKeyIds.includes(id));
   if (proxySigned && submitterOf(original) !== submitterOf(replacement)) {

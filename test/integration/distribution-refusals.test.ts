@@ -7,7 +7,7 @@
  * Runs on the suite's store: both ends on CouchDB with TEST_COUCHDB_URL, embedded otherwise.
  */
 import { expect } from 'chai';
-import { nsdlDocs, type Doc } from '../support/documents.js';
+import { nsdlDocs, replacementChain, type Doc } from '../support/documents.js';
 import { postJson } from '../support/node.js';
 import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
@@ -16,6 +16,18 @@ import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
 interface Processed { msg: string; rejected?: number; reasons?: { error: string; count: number; example_doc_ID: string }[] }
 
 const UNSIGNED_UPDATE = 'rejected replacement: the original is unsigned: only its owner or a trusted super key may replace it';
+
+/**
+ * A 0.49 document of the sample replacement chain (0: an original, 1: a replacement, 2: a
+ * deletion document), under the publishing account's own submitter name: the node proxy-signs it.
+ */
+function chainDoc(index: 0 | 1 | 2, fields: Doc): Doc {
+  const { doc_ID: _id, replaces: _r, ...template } = replacementChain()[index] as Doc;
+  void _id; void _r;
+  return { ...template, identity: { submitter: 'publisher', submitter_type: 'agent' }, ...fields };
+}
+
+const logLines = (logs: string[] | undefined, from: number): Processed[] => (logs ?? []).slice(from).map((line) => JSON.parse(line) as Processed);
 
 describe('documents a destination refuses', function () {
   this.timeout(180000);
@@ -29,8 +41,7 @@ describe('documents a destination refuses', function () {
   });
   after(async () => { await net.stop(); });
 
-  const processed = (from: number): Processed[] => (net.logs[1] ?? []).slice(from)
-    .map((line) => JSON.parse(line) as Processed).filter((entry) => entry.msg === 'incoming documents processed');
+  const processed = (from: number): Processed[] => logLines(net.logs[1], from).filter((entry) => entry.msg === 'incoming documents processed');
 
   it('an unsigned document its owner updated: the destination keeps the earlier version, the source reports the update refused and does not send it again', async () => {
     // Not under the account's own submitter name: stored unsigned, not proxy-signed.
@@ -53,6 +64,20 @@ describe('documents a destination refuses', function () {
     // The replication's checkpoint has passed it: the next run does not send it again.
     expect((await distribute(a)).status).to.equal(200);
     expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 0, docs_refused: 0, docs_read: 0 });
+  });
+
+  it('a replacement and a deletion document of proxy-signed documents travel: the test network fetches keys from loopback', async () => {
+    await publish(a, [chainDoc(0, { doc_ID: 'proxied-1' }), chainDoc(0, { doc_ID: 'proxied-2' })]);
+    expect((await storedDocs(a)).get('proxied-1')?.digital_signature, 'proxy-signed').to.not.equal(undefined);
+    expect((await distribute(a)).status).to.equal(200);
+    await settled(b, 3);
+    await publish(a, [chainDoc(1, { doc_ID: 'proxied-1v2', replaces: ['proxied-1'] }), chainDoc(2, { doc_ID: 'proxied-2del', replaces: ['proxied-2'] })]);
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 2, docs_refused: 0 });
+    const held = await settled(b, 5);
+    expect(held.get('proxied-1')).to.include({ doc_type: 'tombstone' });
+    expect(held.get('proxied-2')).to.include({ doc_type: 'tombstone', deleted: true });
+    expect(held.get('proxied-1v2')).to.include({ doc_type: 'resource_data' });
   });
 
   it('/incoming answers each document its rules refuse as forbidden, with the reason, and one refused for a reason that may pass as before', async () => {
@@ -80,5 +105,63 @@ describe('documents a destination refuses', function () {
     } finally {
       await setPolicy({});
     }
+  });
+});
+
+describe('a destination that does not fetch keys from loopback', function () {
+  this.timeout(180000);
+  let net: TestNetwork;
+  let a: NetworkNode;
+  let b: NetworkNode;
+
+  before(async () => {
+    net = await startTestNetwork({ nodes: 2, topology: 'chain', nodeConfig: (index) => (index === 1 ? { policy: { allow_private_fetch: false } } : {}) });
+    [a, b] = net.nodes as [NetworkNode, NetworkNode];
+  });
+  after(async () => { await net.stop(); });
+
+  const setPrivateFetch = (allowed: boolean): Promise<unknown> => b.node.deps.nodes.reconcileNodeDoc('node_description', (existing) => {
+    const doc = existing as Record<string, unknown> & { _id: string };
+    return { ...doc, node_policy: { ...(doc.node_policy as Record<string, unknown>), allow_private_fetch: allowed } };
+  });
+
+  it('refuses a replacement naming the key it could not fetch and why; the source does not send it again until it is published again', async () => {
+    await publish(a, [chainDoc(0, { doc_ID: 'loopback-1' })]);
+    expect((await distribute(a)).status).to.equal(200);
+    await settled(b, 1);
+    await publish(a, [chainDoc(1, { doc_ID: 'loopback-1v2', replaces: ['loopback-1'] })]);
+    const from = net.logs[1]?.length ?? 0;
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 0, docs_refused: 1 });
+    const reasons = logLines(net.logs[1], from).flatMap((line) => (line.msg === 'incoming documents processed' ? line.reasons ?? [] : []));
+    const error = `rejected replacement: the signer's key could not be fetched from ${a.node.publicUrl}/pubkey: its host is not on a public address, and this node fetches only from public ones`;
+    expect(reasons).to.deep.equal([{ error, count: 1, example_doc_ID: 'loopback-1v2' }]);
+
+    // Allowing the fetch afterwards sends nothing: the replication's checkpoint has passed the document.
+    await setPrivateFetch(true);
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_read: 0 });
+    expect((await storedDocs(b)).has('loopback-1v2')).to.equal(false);
+    // Published again (a new version of the replacement), it is sent, and replaces the original there.
+    await publish(a, [chainDoc(1, { doc_ID: 'loopback-1v2', replaces: ['loopback-1'], keys: ['published again'] })]);
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 1, docs_refused: 0 });
+    const held = await settled(b, 2);
+    expect(held.get('loopback-1')).to.include({ doc_type: 'tombstone' });
+  });
+
+  it('a replacement published there is refused naming the key location and why', async () => {
+    await setPrivateFetch(false);
+    const pair = await generateNodeKeyPair('loopback-signer', 'loopback-signer@example.org');
+    const location = 'http://127.0.0.1:9/loopback-signer';
+    const sign = (doc: Doc): Promise<Doc> => signEnvelope(doc, pair.privateKeyArmored, undefined, [location]);
+    // Stored unverified (the node does not verify signatures by default); replacing needs the key.
+    await publish(b, [await sign(chainDoc(0, { doc_ID: 'signed-here', identity: { submitter: 'Test Agent', submitter_type: 'agent' } }))]);
+    const replacement = await sign(chainDoc(1, { doc_ID: 'signed-here-v2', replaces: ['signed-here'], identity: { submitter: 'Test Agent', submitter_type: 'agent' } }));
+    const { body } = await postJson(`${b.node.url}/publish`, { documents: [replacement] }, authOf(b.publisher));
+    expect(body.document_results).to.deep.equal([{
+      doc_ID: 'signed-here-v2', OK: false,
+      error: `rejected replacement: the signer's key could not be fetched from ${location}: its host is not on a public address, and this node fetches only from public ones`,
+    }]);
   });
 });

@@ -42,12 +42,19 @@ export interface SignatureOutcome {
   verifiedKeyIds: string[];
   fingerprint: string | undefined;
   keyLocations: string[];
-  /** A signature that could not be verified (replacementProof); `transient`: a key location did not answer, it may later. */
-  unverified?: { transient: boolean };
+  /**
+   * A signature that could not be verified (replacementProof): `reason` names the cause (the key
+   * location and why its key could not be fetched); `transient`: a key location did not answer,
+   * it may later.
+   */
+  unverified?: { reason: string; transient: boolean };
 }
 
-/** A signature that failed: `failure` says why; `transient`, as in SignatureOutcome.unverified. */
-export type SignatureFailure = { failure?: string; transient?: boolean };
+/**
+ * A signature that failed: `failure` says why, in the signature check's words; `cause`, in the
+ * replacement rules' (SignatureOutcome.unverified); `transient`, as there.
+ */
+export type SignatureFailure = { failure?: string; cause?: string; transient?: boolean };
 
 /**
  * `xmlCheck`: the record of publish's check of inline XML, for the stored document (inline-xml.ts).
@@ -110,10 +117,11 @@ export class DocumentChecks {
     const resolved = ownKey ? { keys: [context.nodePublicKey], failures: [], transient: false } : await keyBatch.keysAt(keyLocations);
     if (resolved.keys.length === 0) {
       const failure = `no public key could be fetched${resolved.failures.length ? ` (${resolved.failures.join('; ')})` : ''}`;
-      return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure, transient: resolved.transient };
+      const cause = resolved.failures.length ? `the signer's key could not be fetched from ${resolved.failures.join('; ')}` : 'the signature names no key location';
+      return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure, cause, transient: resolved.transient };
     }
     const result = await this.verifier.verify(doc, resolved.keys);
-    if (!result.ok) return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure: result.reason };
+    if (!result.ok) return { verifiedKeyIds: [], fingerprint: undefined, keyLocations, failure: result.reason, cause: `the signature does not verify: ${result.reason}` };
     return { verifiedKeyIds: [result.keyId.toLowerCase()], fingerprint: result.fingerprint, keyLocations };
   }
 

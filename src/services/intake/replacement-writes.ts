@@ -21,7 +21,7 @@ export async function replacementProof(checks: DocumentChecks, doc: Envelope, co
   if (signature.verifiedKeyIds.length > 0 || doc.digital_signature === undefined) return signature;
   const outcome = await checks.verifySignature(doc, context);
   if (!outcome.failure) return { verifiedKeyIds: outcome.verifiedKeyIds, fingerprint: outcome.fingerprint, keyLocations: outcome.keyLocations };
-  return { ...signature, unverified: { transient: outcome.transient === true } };
+  return { ...signature, unverified: { reason: outcome.cause ?? outcome.failure, transient: outcome.transient === true } };
 }
 
 /**
