@@ -23,9 +23,10 @@ export interface ReplicationSelection { filter: string; queryParams: Record<stri
 /**
  * `error` is fit for /status (public); `detail`, the store's own words, is for the log only.
  * `writeFailures`: documents the destination refused (its answer to `_bulk_docs` named them), the
- * replication going on without them.
+ * replication going on without them. `counts` is missing when the replication failed: neither
+ * store says what it did before it failed.
  */
-export interface ReplicationResult { ok: boolean; docsWritten: number; docsRead: number; writeFailures: number; error?: string; detail?: string }
+export interface ReplicationResult { ok: boolean; counts?: Counts; error?: string; detail?: string }
 
 /**
  * A replication endpoint (CouchDB "Replication", `source` and `target` objects): the URL without
@@ -69,7 +70,7 @@ interface ReplicateResponse {
   history?: { docs_written?: number; docs_read?: number; doc_write_failures?: number }[];
 }
 
-type Counts = { docsWritten: number; docsRead: number; writeFailures: number };
+export type Counts = { docsWritten: number; docsRead: number; writeFailures: number };
 
 /**
  * A failed `_replicate` in the user's terms. It is this node's store that answers: 404
@@ -146,14 +147,18 @@ export class DistributionRepository {
     try {
       const body = await this.couch.request({ method: 'POST', path: '_replicate', body: { source: this.source, target, ...choice, ...REPLICATION_OPTIONS } }) as ReplicateResponse;
       // A destination refusing documents is its decision (its log says why), not a failed replication.
-      return { ok: body.ok === true, ...sessionCounts(body) };
+      return { ok: body.ok === true, counts: sessionCounts(body) };
     } catch (error) {
       const e = error as { statusCode?: number; reason?: string; error?: string; message?: string };
       const reason = e.reason ?? e.message ?? String(error);
       // The store's reason may quote resolver or socket errors (issue 14, defect 7): the public
-      // error gives the status only, the log gets the rest.
+      // error gives the status only, the log gets the rest. No counts: the replication may have
+      // written documents before it failed, and neither store's answer says how many (CouchDB 3
+      // answers {error, reason} and drops the transient job, whose _active_tasks entry had them;
+      // the embedded store's express-pouchdb answers the same way, leaving out what PouchDB
+      // knew). 0 would say nothing arrived.
       return {
-        ok: false, docsWritten: 0, docsRead: 0, writeFailures: 0,
+        ok: false,
         error: replicationFailure(e.statusCode, e.error),
         detail: scrubCredentials(`${e.statusCode ?? 'no answer'} ${e.error ?? ''} ${reason}`.replace(/\s+/g, ' ').trim()),
       };

@@ -3,14 +3,13 @@
  * that move with requests, publish, distribution and inbound processing; one registry per node
  * (two nodes in this process count apart); view build lag; the loopback monitoring port.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { register as globalRegistry } from 'prom-client';
 import { addAccount, basicAuth, getJson, postJson, startTestNode, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
 import { startTestNetwork, publish, distribute, settled, authOf, waitFor, storedDocs, connectNodes, outbound, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { scrape } from '../support/prometheus.js';
+import { destinationPeer } from '../support/destination-peer.js';
 import { onCouchDB } from '../support/store.js';
 import type { EmbeddedCouch } from '../../src/embedded/supervisor.js';
 
@@ -141,8 +140,8 @@ describe('/metrics', function () {
   });
 
   it('counts a run to a stopped destination as unreachable, one whose replication fails as failed, and one refusing every document as ok', async () => {
-    const peer = await refusingPeer(a, 'fail');
-    const refusing = await refusingPeer(a, 'refuse');
+    const peer = await destinationPeer(a, 'fail');
+    const refusing = await destinationPeer(a, 'refuse');
     try {
       for (const { url } of [peer, refusing]) await connectNodes(a, { ...b, node: { ...b.node, publicUrl: url } }, { credentials: false });
       const before = await metricsOf(a);
@@ -150,8 +149,8 @@ describe('/metrics', function () {
       expect((await distribute(a)).body).to.include({ OK: true, error: '' });
       expect(await outbound(a, b)).to.include({ outcome: 'unreachable' });
       const toPeer = (await getJson(`${a.node.url}/status`)).body.outbound as Record<string, Record<string, unknown>>;
-      expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed', docs_written: 0 });
-      expect(peer.refused, 'the peer failed the documents a sent').to.be.above(0);
+      expect(toPeer[peer.url], JSON.stringify(toPeer[peer.url])).to.include({ outcome: 'failed' });
+      expect(peer.received, 'the peer failed the documents a sent').to.be.above(0);
       // Refusing documents is the destination's decision: the run is ok, the documents counted refused.
       expect(toPeer[refusing.url], JSON.stringify(toPeer[refusing.url])).to.include({ outcome: 'ok', docs_written: 0, docs_refused: 4 });
       expect(runs(await metricsOf(a), refusing.url, 'ok') - runs(before, refusing.url, 'ok')).to.equal(1);
@@ -176,53 +175,6 @@ describe('/metrics', function () {
 });
 
 const runs = (scraped: Awaited<ReturnType<typeof scrape>>, destination: string, outcome: string): number => scraped.value('lr_distribution_runs_total', { destination, outcome });
-
-/**
- * A peer of `source`'s network that answers GET /destination (as `source` answers it, under
- * another node_id) and the replication protocol's reads at its /incoming, and takes no document
- * it is sent: `refuse` forbids each, as a CouchDB whose validate_doc_update forbids them would
- * (CouchDB "Replication Protocol": per-document errors in the _bulk_docs answer); `fail` answers
- * the whole `_bulk_docs` with a server error, which fails the replication.
- */
-async function refusingPeer(source: NetworkNode, mode: 'refuse' | 'fail'): Promise<{ url: string; refused: number; close(): Promise<void> }> {
-  const { body: destination } = await getJson(`${source.node.url}/destination`);
-  const state = { url: '', refused: 0 };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> : {};
-      const answer = (status: number, json: unknown): void => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(json)); };
-      if (req.method === 'GET' && path === '/destination') {
-        const info = destination.target_node_info as Record<string, unknown>;
-        answer(200, { ...destination, target_node_info: { ...info, node_id: 'refusing-peer', incoming_url: `${state.url}/incoming` } });
-      } else if (req.method === 'GET' && (path === '/incoming' || path === '/incoming/')) {
-        answer(200, { db_name: 'incoming', doc_count: 0, update_seq: '0', instance_start_time: '0' });
-      } else if (path.startsWith('/incoming/_local/')) {
-        answer(req.method === 'PUT' ? 201 : 404, req.method === 'PUT' ? { ok: true, id: path.slice('/incoming/'.length), rev: '0-1' } : { error: 'not_found', reason: 'missing' });
-      } else if (req.method === 'POST' && path === '/incoming/_revs_diff') {
-        answer(200, Object.fromEntries(Object.entries(body).map(([id, revs]) => [id, { missing: revs }])));
-      } else if (req.method === 'POST' && path === '/incoming/_bulk_docs') {
-        const docs = (body.docs ?? []) as { _id: string; _rev: string }[];
-        state.refused += docs.length;
-        if (mode === 'fail') answer(500, { error: 'internal_server_error', reason: 'this node cannot write' });
-        else answer(201, docs.map((doc) => ({ id: doc._id, rev: doc._rev, error: 'forbidden', reason: 'this node accepts no documents' })));
-      } else if (req.method === 'POST' && path === '/incoming/_ensure_full_commit') {
-        answer(201, { ok: true, instance_start_time: '0' });
-      } else {
-        answer(404, { error: 'not_found', reason: `${req.method} ${path}` });
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    get url() { return state.url; },
-    get refused() { return state.refused; },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
-}
 
 describe('/metrics view build lag', function () {
   this.timeout(120000);

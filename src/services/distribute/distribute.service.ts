@@ -48,7 +48,8 @@ export type Outcome = 'ok' | 'skipped' | 'unreachable' | 'failed';
  * One destination's last run, as /status serves it (public): `reason` says what failed in the
  * user's terms; `detail` (the fetcher's or the store's own words) goes to the log only and is
  * never recorded (issue 14, defect 7). `docs_refused`: documents the destination refused by its
- * rules (the reasons are in its log); they are not sent again.
+ * rules (the reasons are in its log); they are not sent again. The counts are missing when the
+ * replication failed (unknown).
  */
 export interface OutboundEntry { connection_id: unknown; last_sync: string; outcome: Outcome; reason?: string; detail?: string; docs_written?: number; docs_refused?: number; docs_read?: number }
 
@@ -265,12 +266,12 @@ export class DistributeService {
     const result = await this.repo.replicate(replicationEndpoint(incoming.toString(), authorization), filter
       ? { filter: REPLICATION_FILTER, queryParams: { filter_description: JSON.stringify(filter) } }
       : { filter: REPLICATION_FILTER, queryParams: {}, selector: { ...LIVE_FOR_DISTRIBUTION_SELECTOR } });
+    const { counts } = result;
     return {
       ...base,
       outcome: result.ok ? 'ok' : 'failed',
-      docs_written: result.docsWritten,
-      docs_refused: result.writeFailures,
-      docs_read: result.docsRead,
+      // Unknown counts are left out (a failed replication), not 0: documents may have arrived.
+      ...(counts ? { docs_written: counts.docsWritten, docs_refused: counts.writeFailures, docs_read: counts.docsRead } : {}),
       ...(result.error ? { reason: result.error } : {}),
       ...(result.detail ? { detail: result.detail } : {}),
     };
