@@ -128,13 +128,17 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
  * doc_write_failures and goes on without sending it again (CouchDB 3, couch_replicator_worker's
  * handle_flush_docs_result; PouchDB 9's replicate, writeDocs, which fails the replication on any
  * other error), so the source reports it (`docs_refused`). A `transient` refusal
- * (inbound.service.ts) is no verdict on the document and is left out: the replicator counts it
- * written.
+ * (inbound.service.ts: a signer's key location did not answer, the store refused the write) is
+ * answered so too: neither replicator sends again a document it was told was written or refused,
+ * and a document left out of the answer was counted written although it was not stored (the
+ * counts would hide the loss). Its reason says it may pass, and that publishing it again sends it.
  */
 function refusedAnswer(rejected: Rejection[], docs: StoredDoc[]): { id: string; rev: unknown; error: 'forbidden'; reason: string }[] {
   const revisions = new Map(winningRevisions(docs).map((doc) => [doc._id, doc._rev]));
-  return rejected.filter((rejection) => rejection.transient !== true)
-    .map((rejection) => ({ id: rejection.id, rev: revisions.get(rejection.id), error: 'forbidden', reason: rejection.error }));
+  return rejected.map((rejection) => ({
+    id: rejection.id, rev: revisions.get(rejection.id), error: 'forbidden',
+    reason: rejection.transient === true ? `${rejection.error} (this may pass: the document is not sent again unless it is published again)` : rejection.error,
+  }));
 }
 
 export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundReceiver, gate: Gate): Middleware<NodeState> {
