@@ -20,7 +20,8 @@
  *   a tombstone document"), stored under the original's doc_ID; `deleted: true` when the
  *   replacement was a deletion document (src/domain/replacement.ts, buildTombstone). "Replaced"
  *   is this state: a replacement the policy did not permit leaves the original live.
- * - other: node documents, design documents, anything else in the database.
+ * - other: node documents, design documents, advance tombstones (a replacement's record for an
+ *   original not held yet, src/domain/advance-tombstone.ts), anything else in the database.
  */
 import { NODE_PRIVATE_FIELDS } from './node-private-fields.js';
 

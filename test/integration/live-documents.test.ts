@@ -15,7 +15,7 @@ const STATES = fixture<{ documents: Record<string, Doc> }>('documents/resource-s
 const stored = (ids: string[]): Doc[] => ids.map((id) => ({ _id: id, ...STATES[id] }));
 const NOT_LIVE = ['deletion-document', 'deletion-document-with-schema', 'marked-deleted', 'marked-deleted-true', 'replaced', 'tombstone-deleted'];
 const LIVE = ['do-not-distribute', 'do-not-distribute-false', 'live', 'live-linked', 'node-deleted-false', 'node-deleted-null', 'replacement'];
-const OTHER = ['no-node-timestamp', 'other-doc-type', 'upper-case-type', 'node-description'];
+const OTHER = ['no-node-timestamp', 'other-doc-type', 'upper-case-type', 'node-description', 'advance-tombstone'];
 
 describe('live documents: one rule for /status, distribution, obtain, slice and harvest', function () {
   this.timeout(60000);

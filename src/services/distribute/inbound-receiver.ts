@@ -33,7 +33,8 @@ export class InboundReceiver {
     // distribution from that source stopped for good.
     const result = await this.inbound.process(winningRevisions(arrived));
     this.metrics.incomingResults(result);
-    if (result.stored > 0) {
+    // A superseded original is stored too, as its tombstone.
+    if (result.stored + result.superseded > 0) {
       this.pendingInSync = new Date().toISOString();
       if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flush();
     }
@@ -41,7 +42,7 @@ export class InboundReceiver {
     // The reasons at the same level as the counts, bounded (rejection-summary.ts); every refusal
     // in full only at debug.
     const reasons = result.rejected.length > 0 ? rejectionReasons(result.rejected) : {};
-    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, rejected: result.rejected.length, retried: result.failed.length, ...reasons }, 'incoming documents processed');
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, superseded: result.superseded, rejected: result.rejected.length, retried: result.failed.length, ...reasons }, 'incoming documents processed');
     for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
     return result;
   }

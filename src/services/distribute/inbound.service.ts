@@ -27,8 +27,9 @@ import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { compareTimestamps } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
+import { isAdvanceTombstone } from '../../domain/advance-tombstone.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
-import { replacementProof, replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
+import { notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/intake-pipeline.js';
 
 /**
@@ -38,8 +39,12 @@ import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/int
  */
 export interface Rejection { id: string; doc_ID: unknown; error: string; transient?: boolean }
 
-/** `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`). */
-export interface InboundResult { stored: number; duplicates: number; stale: number; rejected: Rejection[]; failed: string[] }
+/**
+ * `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`).
+ * `superseded`: originals that arrived after their replacement, stored as their tombstone
+ * (src/domain/advance-tombstone.ts); no refusal: the document was taken in, as replaced.
+ */
+export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; rejected: Rejection[]; failed: string[] }
 
 /**
  * A copy no newer than the document this node holds under its doc_ID, by `update_timestamp`
@@ -80,7 +85,7 @@ export class InboundService {
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
-    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, rejected: [], failed: [] };
+    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, superseded: 0, rejected: [], failed: [] };
     if (arrived.length === 0) return result;
     const [node, filter, keys] = await Promise.all([this.intake.nodes.nodeDescription(), this.intake.nodes.filterDescription(), this.intake.nodes.nodeKeys()]);
     if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
@@ -137,12 +142,15 @@ export class InboundService {
       if (inBatch.has(docId)) { result.failed.push(incomingId); continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
       const existing = state.get(docId);
-      const duplicate = existing !== undefined && !isTombstone(existing) && contentKey(existing) === contentKey(doc);
-      if (!duplicate && existing !== undefined && !isTombstone(existing) && isStaleCopy(existing, doc)) {
+      // A version of this document (an advance tombstone is none: replacement-writes.ts decides the document against it).
+      const held = existing !== undefined && !isTombstone(existing) && !isAdvanceTombstone(existing);
+      const duplicate = held && contentKey(existing) === contentKey(doc);
+      if (!duplicate && held && isStaleCopy(existing, doc)) {
         result.stale += 1;
         continue;
       }
-      const needsProof = !duplicate && (existing !== undefined || replaces.some((id) => state.has(id)));
+      // Any `replaces` needs the proof: what is not held gets an advance tombstone only with it.
+      const needsProof = !duplicate && (existing !== undefined || replaces.length > 0);
       const signature = needsProof || (duplicate && replaces.length > 0) ? await replacementProof(this.intake.checks, doc, context, entry.signature) : entry.signature;
       const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: pass.now, ...(existing?._rev ? { _rev: existing._rev } : {}) };
       const base = { incomingId, checked: entry, doc: stored, signature, optimistic: optimistic && existing === undefined };
@@ -151,15 +159,17 @@ export class InboundService {
         // between the two writes, or an original that arrived later): only those are checked
         // ('' names no stored document, so the document itself is not).
         const refused = replaces.length > 0 && (await replacementRefusal('', doc, replaces, state, signature, pass.nodeKeyIds, pass.policy)) !== undefined;
-        accepted.push({ ...base, replaces: refused ? [] : replaces, write: false });
+        accepted.push({ ...base, replaces: refused ? [] : replaces, notHeld: refused ? [] : notHeldOf(replaces, state), write: false });
         inBatch.add(docId);
         continue;
       }
       const refusal = await replacementRefusal(docId, doc, replaces, state, signature, pass.nodeKeyIds, pass.policy);
       // Decided without the signer's key, which a later batch may fetch: not a verdict on the document.
       if (refusal) { result.rejected.push({ id: incomingId, doc_ID: doc.doc_ID ?? incomingId, error: refusal, ...(signature.unverified?.transient ? { transient: true } : {}) }); continue; }
-      accepted.push({ ...base, replaces });
-      state.set(docId, stored);
+      // An original whose replacement came first is stored as its tombstone (it still replaces what it names).
+      const tombstone = await supersedingTombstone(existing, stored, pass.nodeKeyIds, pass.policy, pass.now);
+      accepted.push({ ...base, replaces, notHeld: notHeldOf(replaces, state), ...(tombstone ? { doc: tombstone, supersededOriginal: stored } : {}) });
+      state.set(docId, tombstone ?? stored);
       inBatch.add(docId);
     }
     return accepted;
@@ -174,6 +184,7 @@ export class InboundService {
       // Any other refusal by the store is final for this batch (the store's, not the node's rules).
       else if (!outcome.ok) result.rejected.push({ id: entry.incomingId, doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}`, transient: true });
       else if (entry.write === false) result.duplicates += 1;
+      else if (entry.supersededOriginal) result.superseded += 1;
       else result.stored += 1;
     }
     return conflicts;

@@ -1,7 +1,9 @@
 /**
  * Replacement and tombstones, shared by Basic Publish and inbound distribution (spec "States and
  * transitions": a replaced original is superseded by a tombstone "only if the policy permits and
- * none exists yet"). The policy itself is src/domain/replacement.ts.
+ * none exists yet"). The policy itself is src/domain/replacement.ts. A replacement naming a
+ * doc_ID not held leaves an advance tombstone, against which the original is decided when it comes
+ * (src/domain/advance-tombstone.ts), so the outcome does not depend on the order of arrival.
  */
 import type { Logger } from 'pino';
 import type { NodePolicy } from '../../config/index.js';
@@ -11,6 +13,12 @@ import { buildTombstone, decideReplacement } from '../../domain/replacement.js';
 import { isOwnedBy, type Owner } from '../../domain/ownership.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import { isTombstone } from '../../domain/resource-document.js';
+import { buildAdvanceTombstone, isAdvanceTombstone, recordedReplacement } from '../../domain/advance-tombstone.js';
+
+export const REPLACED_DOC_ID = 'rejected replacement: this doc_ID has been replaced and cannot be published again';
+
+/** A document a replacement replaces: held, and neither a tombstone (the first one wins) nor an advance tombstone (no document). */
+const isOriginal = (doc: StoredDoc | undefined): doc is StoredDoc => doc !== undefined && !isTombstone(doc) && !isAdvanceTombstone(doc);
 
 /**
  * The signature a replacement is decided with. Replacing needs a verified signature even when the
@@ -30,8 +38,10 @@ export async function replacementProof(checks: DocumentChecks, doc: Envelope, co
  */
 export async function replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy, account?: Owner): Promise<string | undefined> {
   const existing = state.get(docId);
-  if (isTombstone(existing)) return 'rejected replacement: this doc_ID has been replaced and cannot be published again';
-  const targets = [...(existing ? [existing] : []), ...replaces.map((id) => state.get(id)).filter((d): d is StoredDoc => d !== undefined && !isTombstone(d))];
+  if (isTombstone(existing)) return REPLACED_DOC_ID;
+  // An advance tombstone under docId is decided by supersedingTombstone; one under a name in
+  // `replaces` was left by an earlier replacement, and the first one wins.
+  const targets = [...(isOriginal(existing) ? [existing] : []), ...replaces.map((id) => state.get(id)).filter(isOriginal)];
   for (const original of targets) {
     const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: account && isOwnedBy(original, account), sameDocId: original === existing });
     if (!decision.permitted) return `rejected replacement: ${decision.reason}`;
@@ -39,15 +49,41 @@ export async function replacementRefusal(docId: string, doc: Envelope, replaces:
   return undefined;
 }
 
+/**
+ * The tombstone `original` is stored as when it meets an advance tombstone (`existing`) whose
+ * replacement may replace it (src/domain/advance-tombstone.ts); undefined when `original` is
+ * stored as it is: no advance tombstone is there, or its replacement may not replace it (another
+ * key), so it was no real replacement.
+ */
+export async function supersedingTombstone(existing: StoredDoc | undefined, original: StoredDoc, nodeKeyIds: string[], policy: NodePolicy, now: string): Promise<StoredDoc | undefined> {
+  if (!isAdvanceTombstone(existing)) return undefined;
+  const { replacement, proof, byOwner } = recordedReplacement(existing, original);
+  const decision = await decideReplacement({ original, replacement, proof, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner });
+  if (!decision.permitted) return undefined;
+  return { ...buildTombstone(original, replacement, proof, now), ...(existing._rev ? { _rev: existing._rev } : {}) };
+}
+
+/** The doc_IDs of `replaces` not held when a write is decided (AcceptedWrite.notHeld). */
+export function notHeldOf(replaces: string[], state: Map<string, StoredDoc>): string[] {
+  return replaces.filter((id) => !state.has(id));
+}
+
 export interface AcceptedWrite {
   doc: StoredDoc;
   signature: SignatureOutcome;
   replaces: string[];
+  /** Those of `replaces` this node did not hold when the write was decided: each gets an advance tombstone, when the signature is verified. */
+  notHeld?: string[];
+  /** Set when `doc` is the tombstone of this original (supersedingTombstone), which still replaces what it names in `replaces`. */
+  supersededOriginal?: StoredDoc;
   /** false: the document is stored already with this content (inbound), only its tombstones are due. */
   write?: boolean;
 }
 
 export type WriteOutcome = { ok: true } | { ok: false; error: string };
+
+/** The document that replaces what `entry` names in `replaces`. */
+const replacerOf = (entry: AcceptedWrite): StoredDoc => entry.supersededOriginal ?? entry.doc;
 
 /** Whether an accepted write may still replace `original`, a version of it stored since it was decided (replacementRefusal). */
 export type ReplacementRecheck = (entry: AcceptedWrite, original: StoredDoc) => Promise<boolean>;
@@ -56,7 +92,7 @@ export type ReplacementRecheck = (entry: AcceptedWrite, original: StoredDoc) => 
 export function replacementRecheck(nodeKeyIds: string[], policy: NodePolicy, account?: Owner): ReplacementRecheck {
   // '' names no stored document: only the original, under `replaces`, is decided.
   return async (entry, original) =>
-    (await replacementRefusal('', entry.doc, [original._id], new Map([[original._id, original]]), entry.signature, nodeKeyIds, policy, account)) === undefined;
+    (await replacementRefusal('', replacerOf(entry), [original._id], new Map([[original._id, original]]), entry.signature, nodeKeyIds, policy, account)) === undefined;
 }
 
 /** Rounds of re-reading an original whose tombstone lost a race (each lost round means another writer won). */
@@ -81,12 +117,25 @@ export async function storeWithTombstones(store: ResourceRepository, accepted: A
   const tombstoned = new Set<string>();
   for (const entry of accepted) {
     if (byEntry.get(entry)?.ok === false) continue;
-    // The first tombstone wins: an original already tombstoned keeps its tombstone.
+    const replacer = replacerOf(entry);
     for (const id of entry.replaces) {
+      if (tombstoned.has(id)) continue;
+      // Not held when decided: an advance tombstone, written without a revision, so an original
+      // stored since (later in this batch, or by another writer) makes it a conflict, decided in
+      // writeTombstones against that original. A replacement without a verified signature replaces
+      // nothing not held ("Authentication", 5: a key is needed).
+      if (entry.notHeld?.includes(id)) {
+        if (entry.signature.verifiedKeyIds.length === 0) continue;
+        tombstones.push({ entry, doc: buildAdvanceTombstone(id, replacer, entry.signature, now) });
+        tombstoned.add(id);
+        continue;
+      }
+      // The first tombstone wins: an original already tombstoned, or named by an earlier replacement
+      // before it arrived, keeps that.
       const original = state.get(id);
-      if (!original || isTombstone(original) || tombstoned.has(id)) continue;
+      if (!isOriginal(original)) continue;
       const rev = revs.get(id) ?? original._rev;
-      tombstones.push({ entry, doc: { ...buildTombstone({ ...original, _id: id }, entry.doc, entry.signature, now), ...(rev ? { _rev: rev } : {}) } });
+      tombstones.push({ entry, doc: { ...buildTombstone({ ...original, _id: id }, replacer, entry.signature, now), ...(rev ? { _rev: rev } : {}) } });
       tombstoned.add(id);
     }
   }
@@ -104,7 +153,9 @@ interface Tombstone { entry: AcceptedWrite; doc: StoredDoc }
  * already, so the original as it is now is read and tombstoned in its turn, as it would be had
  * the update come first, when the replacement may still replace it (recheck); an original
  * tombstoned meanwhile keeps that tombstone (first one wins). Dropping the lost tombstone left the
- * replacement and the updated original both live (an audit: 3 of 8 such races).
+ * replacement and the updated original both live (an audit: 3 of 8 such races). An advance
+ * tombstone meets a conflict when the original was stored since the replacement was decided: it
+ * is tombstoned in the same way.
  */
 async function writeTombstones(store: ResourceRepository, tombstones: Tombstone[], now: string, recheck: ReplacementRecheck): Promise<string[]> {
   const unwritten: string[] = [];
@@ -124,8 +175,8 @@ async function writeTombstones(store: ResourceRepository, tombstones: Tombstone[
     pending = [];
     for (const { entry, doc } of lost) {
       const original = current.get(doc._id);
-      if (!original || isTombstone(original) || !(await recheck(entry, original))) continue;
-      pending.push({ entry, doc: { ...buildTombstone(original, entry.doc, entry.signature, now), _rev: original._rev } });
+      if (!isOriginal(original) || !(await recheck(entry, original))) continue;
+      pending.push({ entry, doc: { ...buildTombstone(original, replacerOf(entry), entry.signature, now), _rev: original._rev } });
     }
   }
   return unwritten;

@@ -14,7 +14,7 @@ import { OWNER_FIELD } from '../../domain/ownership.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
-import { replacementProof, replacementRecheck, replacementRefusal, type WriteOutcome } from '../intake/replacement-writes.js';
+import { REPLACED_DOC_ID, notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from '../intake/intake-pipeline.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
@@ -197,7 +197,8 @@ export class PublishService {
   private async prepare(entry: Omit<Accepted, 'doc'>, docId: string, pass: IntakePass, request: PublishRequest): Promise<Accepted | { error: string }> {
     const { state } = pass;
     const { context, account } = request;
-    const needsProof = state.has(docId) || entry.replaces.some((id) => state.has(id));
+    // Any `replaces` needs the proof: what is not held gets an advance tombstone only with it.
+    const needsProof = state.has(docId) || entry.replaces.length > 0;
     const signature = needsProof ? await replacementProof(this.intake.checks, entry.source, context, entry.signature) : entry.signature;
     const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, pass.nodeKeyIds, context.policy, account);
     if (refusal) return { error: refusal };
@@ -218,7 +219,11 @@ export class PublishService {
       ...(entry.xmlCheck ? { [XML_CHECK_FIELD]: entry.xmlCheck } : {}),
       ...(existing?._rev ? { _rev: existing._rev } : {}),
     };
-    return { ...entry, signature, doc };
+    // Its replacement came first (an advance tombstone): stored as its tombstone, and answered as a
+    // replaced doc_ID is (recordWrites); what it replaces itself is still replaced.
+    const tombstone = await supersedingTombstone(existing, doc, pass.nodeKeyIds, context.policy, pass.now);
+    const written = tombstone ? { doc: tombstone, supersededOriginal: doc } : { doc };
+    return { ...entry, signature, notHeld: notHeldOf(entry.replaces, state), ...written };
   }
 
   /** For a dry run: reads the optimistic documents that exist and applies the update rules to them. */
@@ -231,6 +236,7 @@ export class PublishService {
       pass.state.set(entry.doc._id, existing);
       const prepared = await this.prepare(entry, entry.doc._id, pass, request);
       if ('error' in prepared) entry.refused = prepared.error;
+      else if (prepared.supersededOriginal) entry.refused = REPLACED_DOC_ID;
     }
   }
 
@@ -284,7 +290,12 @@ export class PublishService {
     for (const [position, outcome] of outcomes.entries()) {
       const entry = entries[position] as Accepted;
       const result = results[entry.index] as DocumentResult;
-      if (outcome.ok) { result.OK = true; continue; }
+      if (outcome.ok) {
+        // A superseded original is stored as its tombstone: its doc_ID is replaced (prepare).
+        if (entry.supersededOriginal) result.error = REPLACED_DOC_ID;
+        else result.OK = true;
+        continue;
+      }
       if (outcome.error === 'conflict') conflicts.push(entry);
       else result.error = `publish failed: ${outcome.error}`;
     }
