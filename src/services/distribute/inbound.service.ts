@@ -42,7 +42,8 @@ export interface Rejection { id: string; doc_ID: unknown; error: string; transie
 /**
  * `stale`: copies no newer than the document held (update_timestamp), not stored (see `isStaleCopy`).
  * `superseded`: originals that arrived after their replacement, stored as their tombstone
- * (src/domain/advance-tombstone.ts); no refusal: the document was taken in, as replaced.
+ * (src/domain/advance-tombstone.ts), and copies of a document replaced here; no refusal: the
+ * document was taken in, as replaced.
  */
 export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; rejected: Rejection[]; failed: string[] }
 
@@ -142,6 +143,11 @@ export class InboundService {
       if (inBatch.has(docId)) { result.failed.push(incomingId); continue; }
       const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
       const existing = state.get(docId);
+      // A copy of a document replaced here (a peer that has not seen the replacement yet, round
+      // a ring): taken in as replaced, not refused. Its own `replaces` were applied when it was
+      // stored here or superseded. Counted a refusal, every such copy showed in the source's
+      // docs_refused.
+      if (isTombstone(existing)) { result.superseded += 1; continue; }
       // A version of this document (an advance tombstone is none: replacement-writes.ts decides the document against it).
       const held = existing !== undefined && !isTombstone(existing) && !isAdvanceTombstone(existing);
       const duplicate = held && contentKey(existing) === contentKey(doc);
