@@ -32,10 +32,10 @@ describe('request bodies over the size limit on the JSON endpoints', () => {
     });
   }
 
-  it('POST /obtain: the spec\'s 500, naming the limit', async () => {
+  it('POST /obtain: the spec\'s 500, naming the limit and its setting', async () => {
     const { status, body } = await postJson(`${node.url}/obtain`, padded('request_IDs', MIB));
     expect(status).to.equal(500);
-    expect(body).to.deep.equal({ OK: false, error: `request body too large: the limit is ${MIB} bytes` });
+    expect(body).to.deep.equal({ OK: false, error: `request body too large: the limit is ${MIB} bytes (service_data.msg_size_limit)` });
   });
 
   it('POST /harvest/listrecords: a harvest protocol error (badArgument) naming the limit', async () => {

@@ -111,7 +111,7 @@ describe('configuration errors stop the node with a one-line message naming the 
     fs.writeFileSync(file, JSON.stringify({ services: { obtain: { service_data: { doc_limt: 5 } } } }));
     const { code, stderr } = await failingStart({ CONFIG: file });
     expect(code).to.equal(EXIT.failure);
-    expect(stderr).to.equal(`configuration error: CONFIG ${file} /services/obtain/service_data: must NOT have additional properties: "doc_limt" is not a setting here (known: doc_limit, id_limit, spec_kv_only, flow_control)`);
+    expect(stderr).to.equal(`configuration error: CONFIG ${file} /services/obtain/service_data: must NOT have additional properties: "doc_limt" is not a setting here (known: doc_limit, id_limit, spec_kv_only, flow_control, msg_size_limit, request_id_limit, id_length_limit)`);
   });
 
   it('HOST and DATA_DIR that cannot be used are named, with why (not only the errno)', async () => {
