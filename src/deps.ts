@@ -163,6 +163,7 @@ export function buildDeps(input: DepsInput): Deps {
       couch: input.couch, names: input.names, views, nodes, resources, checks, logger: input.logger,
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings, leases,
       peers: createPeerFetcher(),
+      parking: { firstRetryMs: input.config.settings.incomingRetryMs, lifetimeMs: input.config.settings.incomingRetryLifetimeMs },
     }),
     monitoring,
     followed: Object.values(followed),

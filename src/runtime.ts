@@ -186,6 +186,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     void deps.nodeInfo.prime();
     // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
     deps.distribution.follower.start();
+    deps.distribution.retrier.start();
     deps.distribution.scheduler.start();
     // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
     if (settings.indexWarming) deps.warmer.start();
@@ -209,6 +210,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
           server.closeIdleConnections();
         });
         await deps.distribution.follower.stop();
+        await deps.distribution.retrier.stop();
         await deps.warmer.stop();
         await Promise.all(deps.followed.map((feed) => feed.stop()));
         await deps.distribution.service.idle();

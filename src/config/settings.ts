@@ -42,6 +42,10 @@ export interface Settings {
   readAhead: boolean;
   /** Whether start-up deletes the design docs earlier versions pushed and this one retired (off during a rolling upgrade). */
   retireDesignDocs: boolean;
+  /** First try again of an arrived document whose refusal may pass, in ms (src/services/distribute/parked-documents.ts). */
+  incomingRetryMs: number;
+  /** How long such a document is tried again before it is given up, in ms. */
+  incomingRetryLifetimeMs: number;
   /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
   signatureWorkers: number;
   /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
@@ -160,6 +164,12 @@ export const SETTINGS = [
   } },
   { key: 'readAhead', env: 'READ_AHEAD', description: 'read the next page of a harvest, OAI-PMH or obtain list a client follows while the node sends this one: on, or off when several node processes serve one CouchDB behind a balancer that sends a harvester\'s requests to any of them (the page read ahead by one process is then mostly asked of another)', default: () => true, parse: onOrOff },
   { key: 'retireDesignDocs', env: 'RETIRE_DESIGN_DOCS', description: 'delete at start-up the design docs an earlier version pushed and this one no longer has: on, or off while processes of the earlier version still serve the same CouchDB (a rolling upgrade), which still read them', default: () => true, parse: onOrOff },
+  { key: 'incomingRetryMs', env: 'INCOMING_RETRY_MS', description: 'when a document arriving by distribution is refused for a cause that may pass (a signer\'s key location did not answer), it is kept and tried again after this many milliseconds, each later try waiting twice as long, up to an hour', default: () => 60000, parse: (raw, env) => {
+    return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
+  } },
+  { key: 'incomingRetryLifetimeMs', env: 'INCOMING_RETRY_LIFETIME_MS', description: 'how long such a document is tried again, in milliseconds from its arrival, before it is given up (logged and counted refused). Default: 5 days', default: () => 5 * 24 * 3600 * 1000, parse: (raw, env) => {
+    return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
+  } },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
     return wholeNumber(raw, env, { max: MAX_SIGNATURE_WORKERS }, `0-${MAX_SIGNATURE_WORKERS}`);
   } },

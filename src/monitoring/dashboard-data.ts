@@ -11,6 +11,8 @@ export interface StoreState {
   error: string | null;
   documentsStored: number | null;
   incomingBacklog: number | null;
+  /** Arrived documents whose refusal may pass, kept to be tried again (src/services/distribute/parked-documents.ts). */
+  incomingParked: number | null;
   viewLag: ViewLagFigure[];
   destinations: DestinationState[];
   lastInSync: string | null;

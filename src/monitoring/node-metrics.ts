@@ -11,7 +11,7 @@ import { RecentRates } from './recent-rates.js';
 import { rejectionReason } from './rejection-reason.js';
 
 export interface DocumentOutcome { OK: boolean; error?: string }
-export interface IncomingOutcome { stored: number; duplicates: number; stale: number; superseded: number; rejected: { error: string }[] }
+export interface IncomingOutcome { stored: number; duplicates: number; stale: number; superseded: number; parked: number; rejected: { error: string }[] }
 export interface DestinationRun { destination: string; outcome: string; docsWritten: number; seconds: number }
 
 const PREFIX = 'lr_';
@@ -34,7 +34,7 @@ export class NodeMetrics {
   /** Pages read ahead for harvesters following a list, by what became of them (src/storage/read-ahead.ts). */
   readonly readAheadPages: Counter<'outcome'>;
   readonly gauges: {
-    storeUp: Gauge; storeLatency: Gauge; documentsStored: Gauge; incomingBacklog: Gauge;
+    storeUp: Gauge; storeLatency: Gauge; documentsStored: Gauge; incomingBacklog: Gauge; incomingParked: Gauge;
     viewLag: Gauge<'database' | 'design_doc'>; lastRun: Gauge<'destination'>; lastOutcome: Gauge<'destination' | 'outcome'>;
   };
 
@@ -55,7 +55,7 @@ export class NodeMetrics {
       help: 'Publish requests checked against PUBLISH_MAX_INDEX_LAG, by outcome: current (not held), caught_up (held until the indexes caught up), gave_up (held VIEW_WAIT_MS, then answered), unknown (the store did not say), released (answered because the node stopped)',
     });
     this.pacedSeconds = new Counter({ name: `${PREFIX}publish_paced_seconds_total`, help: 'Time publish requests were held for the view indexes (PUBLISH_MAX_INDEX_LAG)', registers });
-    this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, stale, superseded, rejected)', labelNames: ['outcome'], registers });
+    this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, stale, superseded, parked: kept to be tried again, rejected)', labelNames: ['outcome'], registers });
     this.incomingRejected = new Counter({ name: `${PREFIX}incoming_rejected_total`, help: 'Arrived documents refused by inbound distribution, by reason', labelNames: ['reason'], registers });
     this.runs = new Counter({ name: `${PREFIX}distribution_runs_total`, help: 'Distribution runs to a destination by this process, by outcome (ok, skipped, unreachable, failed)', labelNames: ['destination', 'outcome'], registers });
     this.sent = new Counter({ name: `${PREFIX}distribution_documents_sent_total`, help: 'Documents written to a destination by replication', labelNames: ['destination'], registers });
@@ -73,6 +73,7 @@ export class NodeMetrics {
       storeLatency: new Gauge({ name: `${PREFIX}store_response_seconds`, help: 'Time CouchDB took to answer GET / at the last scrape', registers }),
       documentsStored: new Gauge({ name: `${PREFIX}documents_stored`, help: 'Live resource_data documents in the store (the rows of the slice/by_date view)', registers }),
       incomingBacklog: new Gauge({ name: `${PREFIX}incoming_backlog_documents`, help: 'Documents in the incoming database waiting for inbound distribution', registers }),
+      incomingParked: new Gauge({ name: `${PREFIX}incoming_parked_documents`, help: 'Arrived documents refused for a cause that may pass (a signer key location that did not answer), kept and tried again with backoff', registers }),
       viewLag: new Gauge({ name: `${PREFIX}view_build_lag_changes`, help: 'Database changes not yet indexed by a design document\'s views (update_seq difference)', labelNames: ['database', 'design_doc'], registers }),
       lastRun: new Gauge({ name: `${PREFIX}distribution_last_run_timestamp_seconds`, help: 'Time of the last distribution run to a destination by any process (node_status)', labelNames: ['destination'], registers }),
       lastOutcome: new Gauge({ name: `${PREFIX}distribution_last_outcome`, help: '1 for the outcome of the last distribution run to a destination (node_status), 0 for the others', labelNames: ['destination', 'outcome'], registers }),
@@ -112,6 +113,7 @@ export class NodeMetrics {
     if (result.duplicates) this.incoming.inc({ outcome: 'duplicate' }, result.duplicates);
     if (result.stale) this.incoming.inc({ outcome: 'stale' }, result.stale);
     if (result.superseded) this.incoming.inc({ outcome: 'superseded' }, result.superseded);
+    if (result.parked) this.incoming.inc({ outcome: 'parked' }, result.parked);
     if (result.rejected.length) this.incoming.inc({ outcome: 'rejected' }, result.rejected.length);
     for (const rejection of result.rejected) this.incomingRejected.inc({ reason: rejectionReason(rejection.error) });
   }

@@ -39,7 +39,7 @@ export const RETIRED_DESIGN_DOCS: readonly { db: DatabaseKey; id: string }[] = [
   { db: 'resource_data', id: '_design/obtain' },
 ];
 
-const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'node', 'community', 'network', 'accounts'];
+const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'incoming_parked', 'node', 'community', 'network', 'accounts'];
 
 /** Reads one function file; PouchDB wraps it as `(<source>)(doc)`, so it must be exactly one function expression. */
 export function readFunctionSource(file: string): string {

@@ -11,6 +11,7 @@ import type { ViewReader } from './view-reader.js';
 import { changesBehind, designDocIndex } from './index-state.js';
 import { getOrUndefined } from './documents.js';
 import { isLiveRow } from './harvest-repository.js';
+import { parkedCount } from './distribution-parked.js';
 
 /** A row of the harvest by_node_timestamp view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
 export interface ViewPosition { key: string; id: string }
@@ -42,6 +43,11 @@ export class MonitoringRepository {
   async incomingBacklog(): Promise<number> {
     const info = await inStore('read the incoming database', () => this.couch.db.get(this.names.incoming));
     return info.doc_count;
+  }
+
+  /** Arrived documents kept to be tried again (distribution-parked.ts). */
+  incomingParked(): Promise<number> {
+    return parkedCount(this.couch, this.names);
   }
 
   /**

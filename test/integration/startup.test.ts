@@ -14,7 +14,7 @@ describe('start-up', () => {
     const node = await startTestNode({ dataDir });
     try {
       const prefix = node.names.resourceData.slice(0, -'resource_data'.length); // DB_PREFIX: empty on the embedded store
-      expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'network', 'node', 'resource_data'].map((name) => prefix + name));
+      expect(node.bootstrap.createdDatabases.sort()).to.deep.equal(['accounts', 'community', 'incoming', 'incoming_parked', 'network', 'node', 'resource_data'].map((name) => prefix + name));
       expect(node.bootstrap.pushedDesignDocs).to.include('resource_data/_design/harvest');
       // Basic Obtain reads harvest's views: it has no design doc of its own (RETIRED_DESIGN_DOCS).
       expect(node.bootstrap.pushedDesignDocs).to.not.include('resource_data/_design/obtain');

@@ -27,6 +27,7 @@ function storeSection(data: DashboardData): SafeHtml {
 <div><dt>Health</dt><dd id="store-health">${health}${data.responseMs !== null ? html` <span class="hint">(answered in ${data.responseMs.toFixed(1)} ms)</span>` : ''}${data.error ? html` <span class="hint">${data.error}</span>` : ''}</dd></div>
 <div><dt>Documents stored</dt><dd id="documents-stored">${number(data.documentsStored)}</dd></div>
 <div><dt>Incoming backlog</dt><dd id="incoming-backlog">${number(data.incomingBacklog)}</dd></div>
+<div><dt>Parked, to try again</dt><dd id="incoming-parked">${number(data.incomingParked)}</dd></div>
 <div><dt>Embedded store restarts</dt><dd id="store-restarts">${data.embedded ? number(data.embedded.restarts) : 'not applicable (Apache CouchDB)'}</dd></div>
 <div><dt>Last inbound distribution</dt><dd>${time(data.lastInSync)}</dd></div>
 </dl>

@@ -127,17 +127,18 @@ function bulkDocsOf(body: Buffer): { docs: StoredDoc[]; newEdits: boolean } {
  * answers for a validate_doc_update refusal: the source's replicator counts it in
  * doc_write_failures and goes on without sending it again (CouchDB 3, couch_replicator_worker's
  * handle_flush_docs_result; PouchDB 9's replicate, writeDocs, which fails the replication on any
- * other error), so the source reports it (`docs_refused`). A `transient` refusal
- * (inbound.service.ts: a signer's key location did not answer, the store refused the write) is
- * answered so too: neither replicator sends again a document it was told was written or refused,
- * and a document left out of the answer was counted written although it was not stored (the
- * counts would hide the loss). Its reason says it may pass, and that publishing it again sends it.
+ * other error), so the source reports it (`docs_refused`). A refusal that may pass (a signer's
+ * key location did not answer, the store refused the write) is parked and tried again
+ * (parked-documents.ts), so it is not among the refusals: the node took the document in. Only
+ * when it could not be parked either is it answered refused, saying so: neither replicator sends
+ * again a document it was told was written or refused, and one left out of the answer would be
+ * counted written although it was not kept.
  */
 function refusedAnswer(rejected: Rejection[], docs: StoredDoc[]): { id: string; rev: unknown; error: 'forbidden'; reason: string }[] {
   const revisions = new Map(winningRevisions(docs).map((doc) => [doc._id, doc._rev]));
   return rejected.map((rejection) => ({
     id: rejection.id, rev: revisions.get(rejection.id), error: 'forbidden',
-    reason: rejection.transient === true ? `${rejection.error} (this may pass: the document is not sent again unless it is published again)` : rejection.error,
+    reason: rejection.transient === true ? `${rejection.error} (this may pass, but the node could not keep the document to try it again: it is not sent again unless it is published again)` : rejection.error,
   }));
 }
 

@@ -13,6 +13,8 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { InboundResult, InboundService } from './inbound.service.js';
 import { rejectionReasons } from './rejection-summary.js';
+import type { ParkedDocuments, RetryOutcome } from './parked-documents.js';
+import type { HeldParkedDocument } from '../../storage/distribution-parked.js';
 
 const STATUS_EVERY_MS = 2000;
 
@@ -25,26 +27,51 @@ export class InboundReceiver {
     private readonly status: DistributionRepository,
     private readonly metrics: NodeMetrics,
     private readonly logger: Logger,
+    private readonly parking: ParkedDocuments,
   ) {}
 
+  /** Documents as they arrived; a refusal that may pass is parked to be tried again (parked-documents.ts), not answered refused. */
   async receive(arrived: StoredDoc[]): Promise<InboundResult> {
     // A document in conflict at the source arrives as several revisions; the node keeps CouchDB's
     // winner. Sent on as "two revisions of one document", the batch failed every time (503) and
     // distribution from that source stopped for good.
-    const result = await this.inbound.process(winningRevisions(arrived));
+    const winners = winningRevisions(arrived);
+    const result = await this.inbound.process(winners);
+    if (result.rejected.some((rejection) => rejection.transient === true)) {
+      const { parked, left } = await this.parking.parkArrivals(result.rejected, new Map(winners.map((doc) => [doc._id, doc])));
+      result.parked = parked;
+      result.rejected = left;
+    }
+    await this.report(result, 'incoming documents processed');
+    return result;
+  }
+
+  /**
+   * Parked documents tried again. Counted and logged as any arrival is, but for a refusal that
+   * may pass again (the document stays parked, counted once when it was parked) and with the
+   * documents given up counted refused.
+   */
+  async retry(parked: HeldParkedDocument[]): Promise<RetryOutcome> {
+    const result = await this.inbound.process(parked.map((entry) => entry.doc));
+    const outcome = await this.parking.settle(parked, result);
+    const decided = { ...result, rejected: [...result.rejected.filter((rejection) => rejection.transient !== true), ...outcome.gaveUp], parked: 0 };
+    await this.report(decided, 'parked documents tried again', { still_parked: outcome.keep.length });
+    return outcome;
+  }
+
+  private async report(result: InboundResult, message: string, extra: Record<string, number> = {}): Promise<void> {
     this.metrics.incomingResults(result);
     // A superseded original is stored too, as its tombstone.
     if (result.stored + result.superseded > 0) {
       this.pendingInSync = new Date().toISOString();
       if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flush();
     }
-    const level = result.rejected.length > 0 || result.failed.length > 0 ? 'info' : 'debug';
+    const level = result.rejected.length > 0 || result.failed.length > 0 || result.parked > 0 ? 'info' : 'debug';
     // The reasons at the same level as the counts, bounded (rejection-summary.ts); every refusal
     // in full only at debug.
     const reasons = result.rejected.length > 0 ? rejectionReasons(result.rejected) : {};
-    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, superseded: result.superseded, rejected: result.rejected.length, retried: result.failed.length, ...reasons }, 'incoming documents processed');
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, superseded: result.superseded, parked: result.parked, rejected: result.rejected.length, retried: result.failed.length, ...extra, ...reasons }, message);
     for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
-    return result;
   }
 
   /** Writes the last `last_in_sync` not written yet (the follower calls it when nothing arrives). */

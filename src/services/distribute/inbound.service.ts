@@ -35,7 +35,8 @@ import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/int
 /**
  * A document not stored: `id` is its id as it arrived (the replicator's), `error` why.
  * `transient`: the cause may pass (the store refused the write, a signer's key location did not
- * answer), so the refusal is no verdict on the document (inbound-proxy.ts answers it as written).
+ * answer), so the refusal is no verdict on the document: it is parked and tried again
+ * (parked-documents.ts).
  */
 export interface Rejection { id: string; doc_ID: unknown; error: string; transient?: boolean }
 
@@ -44,8 +45,9 @@ export interface Rejection { id: string; doc_ID: unknown; error: string; transie
  * `superseded`: originals that arrived after their replacement, stored as their tombstone
  * (src/domain/advance-tombstone.ts), and copies of a document replaced here; no refusal: the
  * document was taken in, as replaced.
+ * `parked`: refusals that may pass, kept to be tried again (inbound-receiver.ts; 0 here).
  */
-export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; rejected: Rejection[]; failed: string[] }
+export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; rejected: Rejection[]; failed: string[]; parked: number }
 
 /**
  * A copy no newer than the document this node holds under its doc_ID, by `update_timestamp`
@@ -86,7 +88,7 @@ export class InboundService {
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
-    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, superseded: 0, rejected: [], failed: [] };
+    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, superseded: 0, rejected: [], failed: [], parked: 0 };
     if (arrived.length === 0) return result;
     const [node, filter, keys] = await Promise.all([this.intake.nodes.nodeDescription(), this.intake.nodes.filterDescription(), this.intake.nodes.nodeKeys()]);
     if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');

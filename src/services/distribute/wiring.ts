@@ -17,6 +17,9 @@ import { DestinationService } from './destination.service.js';
 import { InboundService } from './inbound.service.js';
 import { InboundReceiver } from './inbound-receiver.js';
 import { DistributionScheduler } from './scheduler.js';
+import { ParkedRepository } from '../../storage/distribution-parked.js';
+import { ParkedDocuments, type ParkingPolicy } from './parked-documents.js';
+import { ParkedRetrier } from './parked-retrier.js';
 import type { ServiceSettings } from '../service-settings.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
@@ -30,6 +33,9 @@ export interface Distribution {
   repository: DistributionRepository;
   follower: IncomingFollower;
   scheduler: DistributionScheduler;
+  /** Arrived documents whose refusal may pass, kept and tried again. */
+  parked: ParkedDocuments;
+  retrier: ParkedRetrier;
 }
 
 export interface DistributionInput {
@@ -52,13 +58,16 @@ export interface DistributionInput {
   leases: LeaseRepository;
   /** Asks the destinations (peer-fetch.ts: createPeerFetcher). */
   peers: SafeFetcher;
+  /** When documents whose refusal may pass are tried again (settings INCOMING_RETRY_MS, INCOMING_RETRY_LIFETIME_MS). */
+  parking: ParkingPolicy;
 }
 
 export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, input.views, !input.embedded);
   const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock, logger });
-  const receiver = new InboundReceiver(inbound, repository, input.metrics, logger);
+  const parked = new ParkedDocuments(new ParkedRepository(input.couch, input.names), input.parking, input.clock, logger);
+  const receiver = new InboundReceiver(inbound, repository, input.metrics, logger, parked);
   const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings, input.peers, input.clock);
   return {
     service,
@@ -69,5 +78,8 @@ export function buildDistribution(input: DistributionInput): Distribution {
     repository,
     follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), receiver, logger),
     scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
+    parked,
+    // A check at least every 30 s: a document waits at most that long past its time.
+    retrier: new ParkedRetrier(parked, receiver, logger, { checkEveryMs: Math.min(30_000, input.parking.firstRetryMs) }),
   };
 }

@@ -27,7 +27,7 @@ const DAYS = 30;
 function down(error: unknown): StoreState {
   return {
     up: false, responseMs: null, error: error instanceof Error ? error.message : String(error),
-    documentsStored: null, incomingBacklog: null, viewLag: [], destinations: [], lastInSync: null,
+    documentsStored: null, incomingBacklog: null, incomingParked: null, viewLag: [], destinations: [], lastInSync: null,
   };
 }
 
@@ -59,12 +59,12 @@ export class MonitoringService {
       return down(error);
     }
     try {
-      const [live, backlog, viewLag, status] = await Promise.all([this.resources.liveSummary(LIVE_COUNT_BUDGET), this.store.incomingBacklog(), this.store.viewLag(), this.nodes.nodeStatus()]);
+      const [live, backlog, parked, viewLag, status] = await Promise.all([this.resources.liveSummary(LIVE_COUNT_BUDGET), this.store.incomingBacklog(), this.store.incomingParked(), this.store.viewLag(), this.nodes.nodeStatus()]);
       const outbound = (status?.outbound ?? {}) as Record<string, { last_sync?: string; outcome?: string; reason?: string; docs_written?: number }>;
       const destinations = Object.entries(outbound).map(([destination, entry]) => ({
         destination, lastRun: entry.last_sync ?? null, outcome: entry.outcome ?? 'unknown', reason: entry.reason ?? null, docsSent: entry.docs_written ?? null,
       }));
-      return { up: true, responseMs, error: null, documentsStored: live?.count ?? null, incomingBacklog: backlog, viewLag, destinations, lastInSync: typeof status?.last_in_sync === 'string' ? status.last_in_sync : null };
+      return { up: true, responseMs, error: null, documentsStored: live?.count ?? null, incomingBacklog: backlog, incomingParked: parked, viewLag, destinations, lastInSync: typeof status?.last_in_sync === 'string' ? status.last_in_sync : null };
     } catch (error) {
       return { ...down(error), responseMs };
     }
@@ -79,6 +79,7 @@ export class MonitoringService {
     if (state.up) {
       gauges.documentsStored.set(state.documentsStored ?? Number.NaN);
       gauges.incomingBacklog.set(state.incomingBacklog ?? 0);
+      gauges.incomingParked.set(state.incomingParked ?? 0);
       gauges.viewLag.reset();
       for (const lag of state.viewLag) gauges.viewLag.set({ database: lag.database, design_doc: lag.designDoc }, lag.behind);
       gauges.lastRun.reset();
@@ -92,6 +93,7 @@ export class MonitoringService {
       // exposes those), no series for the labelled ones; never a stale or a made-up 0.
       gauges.documentsStored.set(Number.NaN);
       gauges.incomingBacklog.set(Number.NaN);
+      gauges.incomingParked.set(Number.NaN);
       for (const gauge of [gauges.viewLag, gauges.lastRun, gauges.lastOutcome]) gauge.reset();
     }
     return { contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() };

@@ -25,6 +25,8 @@ describe('settings from the environment', () => {
     expect(loadSettings({ PORT: '0', MONITORING_PORT: '9100', VIEW_WAIT_MS: '100', DB_PREFIX: 'wt_a1_', HOST: '0.0.0.0', SIGNATURE_WORKERS: '3' }))
       .to.include({ port: 0, monitoringPort: 9100, viewWaitMs: 100, dbPrefix: 'wt_a1_', host: '0.0.0.0', signatureWorkers: 3 });
     expect(loadSettings({ SIGNATURE_WORKERS: '0' }).signatureWorkers).to.equal(0);
+    expect(loadSettings({})).to.include({ incomingRetryMs: 60000, incomingRetryLifetimeMs: 432000000 });
+    expect(loadSettings({ INCOMING_RETRY_MS: '200', INCOMING_RETRY_LIFETIME_MS: '8000' })).to.include({ incomingRetryMs: 200, incomingRetryLifetimeMs: 8000 });
     expect(loadSettings({}).compressionLevel).to.equal(1);
     expect(loadSettings({ COMPRESSION_LEVEL: '9' }).compressionLevel).to.equal(9);
   });
@@ -40,6 +42,8 @@ describe('settings from the environment', () => {
     [{ SIGNATURE_WORKERS: '-1' }, 'SIGNATURE_WORKERS', /must be a whole number 0-64, got "-1"/],
     [{ SIGNATURE_WORKERS: '65' }, 'SIGNATURE_WORKERS', /0-64/],
     [{ SIGNATURE_WORKERS: 'auto' }, 'SIGNATURE_WORKERS', /0-64/],
+    [{ INCOMING_RETRY_MS: '50' }, 'INCOMING_RETRY_MS', /at least 100, got "50"/],
+    [{ INCOMING_RETRY_LIFETIME_MS: '5d' }, 'INCOMING_RETRY_LIFETIME_MS', /whole number of milliseconds/],
     [{ COMPRESSION_LEVEL: '0' }, 'COMPRESSION_LEVEL', /must be a whole number from 1 to 9, got "0"/],
     [{ COMPRESSION_LEVEL: 'best' }, 'COMPRESSION_LEVEL', /from 1 to 9/],
     [{ OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /must use https/],

@@ -1,0 +1,96 @@
+/**
+ * The parked documents: arrived documents whose refusal may pass (a signer's key location did
+ * not answer, the store refused the write), kept in their own database to be tried again
+ * (src/services/distribute/parked-retrier.ts). Neither replicator sends a document again once
+ * its batch is answered, so without this a key server down for a minute lost the document at
+ * this node for good. One document per arrived id, holding the document as it arrived; the
+ * database is the node's alone (never replicated, no service reads it).
+ */
+import type { DocumentScope } from 'nano';
+import { inStore, type Couch } from './couch.js';
+import type { DatabaseNames } from './databases.js';
+import type { StoredDoc } from './documents.js';
+import { bulkWrite } from './settled-writes.js';
+
+/** What is kept of one parked document. Timestamps are ISO 8601 UTC (fixed width: string order is time order). */
+export interface ParkedDocument {
+  /** The id the document arrived under (the replicator's `_id`). */
+  id: string;
+  /** The document as it arrived. */
+  doc: StoredDoc;
+  /** Why it was not stored the last time it was tried. */
+  reason: string;
+  /** When it was first parked: the lifetime of its retries counts from here. */
+  first_parked: string;
+  /** Tries so far, the first on arrival included. */
+  attempts: number;
+  next_attempt: string;
+}
+
+interface ParkedRow { _id: string; _rev?: string; doc: StoredDoc; reason: string; first_parked: string; attempts: number; next_attempt: string }
+
+const toRow = (parked: ParkedDocument, rev?: string): ParkedRow => ({
+  _id: parked.id, ...(rev ? { _rev: rev } : {}), doc: parked.doc, reason: parked.reason,
+  first_parked: parked.first_parked, attempts: parked.attempts, next_attempt: parked.next_attempt,
+});
+
+const fromRow = (row: ParkedRow): ParkedDocument & { rev: string } => ({
+  id: row._id, rev: row._rev as string, doc: row.doc, reason: row.reason,
+  first_parked: row.first_parked, attempts: row.attempts, next_attempt: row.next_attempt,
+});
+
+export type HeldParkedDocument = ParkedDocument & { rev: string };
+
+export class ParkedRepository {
+  private readonly db: DocumentScope<unknown>;
+
+  constructor(private readonly couch: Couch, private readonly names: DatabaseNames) {
+    this.db = couch.use(names.incomingParked);
+  }
+
+  /**
+   * Parks documents, replacing what is parked under the same id (a newer arrival of the
+   * document, or one parked by another node process meanwhile): the latest arrival is the one
+   * tried. Returns the ids parked; a document not parked is not among them.
+   */
+  async park(documents: ParkedDocument[]): Promise<Set<string>> {
+    if (documents.length === 0) return new Set();
+    const held = await inStore('read parked documents', () => this.db.fetchRevs({ keys: documents.map((parked) => parked.id) }));
+    // A removed document's id has a deleted revision: writing without `_rev` then creates it anew.
+    const revs = new Map(held.rows.flatMap((row) => ('value' in row && row.value && !(row.value as { deleted?: boolean }).deleted ? [[row.id, row.value.rev] as const] : [])));
+    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, revs.get(parked.id)) as unknown as StoredDoc));
+    return new Set(results.filter((result) => result.ok).map((result) => result.id));
+  }
+
+  /** Up to `limit` parked documents due at `now`, the longest due first. */
+  async due(now: string, limit: number): Promise<HeldParkedDocument[]> {
+    const answer = await inStore('read due parked documents', () => this.db.view('distribute', 'by_next_attempt', { endkey: now, limit, include_docs: true }));
+    return answer.rows.flatMap((row) => (row.doc ? [fromRow(row.doc as unknown as ParkedRow)] : []));
+  }
+
+  /**
+   * Writes the new state of documents tried again. A conflict means another node process tried
+   * it too, or it was parked again meanwhile: that process's state stands.
+   */
+  async reschedule(documents: HeldParkedDocument[]): Promise<void> {
+    await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev) as unknown as StoredDoc));
+  }
+
+  /** Removes documents done with (stored, refused for good, or given up); a conflict leaves a newer parking in place. */
+  async remove(documents: HeldParkedDocument[]): Promise<void> {
+    await bulkWrite(this.db, documents.map((parked) => ({ _id: parked.id, _rev: parked.rev, _deleted: true })));
+  }
+
+  count(): Promise<number> {
+    return parkedCount(this.couch, this.names);
+  }
+}
+
+/** How many documents are parked: the database's own count, less its design documents (two cheap reads, no view). */
+export async function parkedCount(couch: Couch, names: DatabaseNames): Promise<number> {
+  const [info, design] = await Promise.all([
+    inStore('read the parked documents database', () => couch.db.get(names.incomingParked)),
+    inStore('list design documents of the parked documents database', () => couch.use(names.incomingParked).list({ startkey: '_design/', endkey: '_design0' })),
+  ]);
+  return Math.max(0, info.doc_count - design.rows.length);
+}

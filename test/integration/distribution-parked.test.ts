@@ -1,0 +1,133 @@
+/**
+ * A document arriving by distribution whose refusal may pass (its signer's key location does not
+ * answer yet) is parked and tried again with backoff (src/services/distribute/parked-documents.ts),
+ * not refused: neither replicator sends a document again once its batch is answered, so a key
+ * server down for a minute lost the document at the destination for good. Through a real
+ * replication (the source counts it written) and through the incoming database (documents sent
+ * one by one, as with attachments); given up after INCOMING_RETRY_LIFETIME_MS; answered refused,
+ * saying so, only when it cannot be parked either.
+ * Runs on the suite's store: both ends on CouchDB with TEST_COUCHDB_URL, embedded otherwise.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { nsdlDocs, type Doc } from '../support/documents.js';
+import { postJson } from '../support/node.js';
+import { scrape } from '../support/prometheus.js';
+import { storeEnv } from '../support/store.js';
+import { startTestNetwork, publish, distribute, storedDocs, outbound, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { generateNodeKeyPair, type NodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
+import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
+
+/** What the source's replicator would send beside the document (its own node's stamps). */
+const STAMPS = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+
+interface LogLine { msg: string; stored?: number; parked?: number; doc_ID?: string; error?: string }
+
+/** A loopback port nothing listens on (yet): bound, then released. */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A key server on `port` answering every request with the armored public key. */
+async function keyServer(port: number, armored: string): Promise<http.Server> {
+  const server = http.createServer((_request, response) => { response.writeHead(200, { 'content-type': 'text/plain' }); response.end(armored); });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+
+describe('documents whose refusal may pass are parked and tried again', function () {
+  this.timeout(180000);
+  let net: TestNetwork;
+  let a: NetworkNode;
+  let b: NetworkNode;
+  let pair: NodeKeyPair;
+
+  before(async () => {
+    net = await startTestNetwork({
+      nodes: 2, topology: 'chain',
+      // B verifies signatures and may fetch keys from loopback; its tries come fast and end after 8 s.
+      nodeConfig: (index) => (index === 1 ? { policy: { verify_signatures: true, allow_private_fetch: true } } : {}),
+      env: (dataDir) => ({ ...storeEnv(dataDir), INCOMING_RETRY_MS: '200', INCOMING_RETRY_LIFETIME_MS: '8000' }),
+    });
+    [a, b] = net.nodes as [NetworkNode, NetworkNode];
+    pair = await generateNodeKeyPair('parked-signer', 'parked-signer@example.org');
+  });
+  after(async () => { await net.stop(); });
+
+  const logs = (msg: string, from: number): LogLine[] => (net.logs[1] ?? []).slice(from).map((line) => JSON.parse(line) as LogLine).filter((line) => line.msg === msg);
+  const metrics = async (): Promise<{ parkedNow: number; parked: number; rejected: number }> => {
+    const scraped = await scrape(`${b.node.url}/metrics`, authOf(b.admin));
+    return {
+      parkedNow: scraped.value('lr_incoming_parked_documents'),
+      parked: scraped.value('lr_incoming_documents_total', { outcome: 'parked' }),
+      rejected: scraped.value('lr_incoming_documents_total', { outcome: 'rejected' }),
+    };
+  };
+  const signedAt = (docId: string, keyLocation: string): Promise<Doc> => signEnvelope({ ...nsdlDocs(1)[0], doc_ID: docId }, pair.privateKeyArmored, undefined, [keyLocation]);
+
+  it('through a replication: the source counts the document written, the destination parks it and stores it once its key location answers', async () => {
+    const port = await freePort();
+    // A publishes without verifying (its default): the signed document is stored there as it is.
+    await publish(a, [await signedAt('parked-then-stored', `http://127.0.0.1:${port}/parked-signer`)]);
+    const before = await metrics();
+    const from = net.logs[1]?.length ?? 0;
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 1, docs_refused: 0 });
+    expect((await storedDocs(b)).has('parked-then-stored')).to.equal(false);
+    const parked = await metrics();
+    expect(parked.parkedNow).to.equal(1);
+    expect(parked.parked - before.parked).to.equal(1);
+    expect(logs('incoming documents processed', from).some((line) => line.parked === 1)).to.equal(true);
+
+    const server = await keyServer(port, pair.publicKeyArmored);
+    try {
+      await waitFor('the parked document to be stored', async () => (await storedDocs(b)).get('parked-then-stored'), 20000);
+      await waitFor('nothing parked', async () => (await metrics()).parkedNow === 0, 10000);
+      expect(logs('parked documents tried again', from).some((line) => line.stored === 1)).to.equal(true);
+      // The next run has nothing to send: the replication's checkpoint passed the document.
+      expect((await distribute(a)).status).to.equal(200);
+      expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 0, docs_refused: 0 });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('through the incoming database: a document whose key location never answers is given up after the lifetime, logged and counted refused', async () => {
+    const before = await metrics();
+    const from = net.logs[1]?.length ?? 0;
+    const doc = await signedAt('parked-given-up', 'http://127.0.0.1:9/parked-signer');
+    // One document PUT with new_edits=false (how a replicator sends a document with attachments) lands in the incoming database.
+    const response = await fetch(`${b.node.url}/incoming/parked-given-up?new_edits=false`, {
+      method: 'PUT', headers: { ...authOf(b.admin), 'content-type': 'application/json' }, body: JSON.stringify({ ...doc, ...STAMPS, _id: 'parked-given-up', _rev: '1-abc' }),
+    });
+    expect(response.status).to.equal(201);
+    await waitFor('the document to be parked', async () => (await metrics()).parked - before.parked === 1, 20000);
+    const givenUp = await waitFor('the document to be given up', async () => logs('parked document given up', from).find((line) => line.doc_ID === 'parked-given-up'), 30000);
+    expect(givenUp.error).to.match(/^given up after \d+ tries since \S+: rejected signature: /);
+    const after = await metrics();
+    expect(after.parkedNow).to.equal(0);
+    expect(after.rejected - before.rejected).to.equal(1);
+    expect((await storedDocs(b)).has('parked-given-up')).to.equal(false);
+  });
+
+  it('a document that cannot be parked either is answered refused, saying it may pass', async () => {
+    // The parked database refuses every write (a validate_doc_update, which both stores apply to the node's admin writes too).
+    const parkedDb = b.node.couch.use(b.node.names.incomingParked);
+    const refusing = await parkedDb.insert({ _id: '_design/test-refuse-all', validate_doc_update: 'function () { throw({ forbidden: "not now" }); }' } as never);
+    try {
+      const doc = await signedAt('not-parked', 'http://127.0.0.1:9/parked-signer');
+        const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [{ ...doc, ...STAMPS, _id: 'not-parked', _rev: '1-def' }], new_edits: false }, authOf(b.admin));
+      expect(response.status).to.equal(201);
+      const answer = response.body as unknown as { id: string; rev: string; error: string; reason: string }[];
+      expect(answer.map(({ id, rev, error }) => ({ id, rev, error }))).to.deep.equal([{ id: 'not-parked', rev: '1-def', error: 'forbidden' }]);
+      expect(answer[0]?.reason).to.match(/^rejected signature: .*\(this may pass, but the node could not keep the document to try it again: it is not sent again unless it is published again\)$/);
+    } finally {
+      await parkedDb.destroy('_design/test-refuse-all', refusing.rev);
+    }
+  });
+});
