@@ -107,6 +107,43 @@ describe('request argument types and body media types', () => {
     });
   });
 
+  describe('an empty resumption token is a bad token in every service, never the first page', () => {
+    it('obtain (GET and POST): its HTTP 500 flow control error, not ALL from the start', async () => {
+      const answers = [
+        ...await Promise.all(['resumption_token=', 'ids_only=T&resumption_token='].map(async (query) => [query, await getJson(`${node.url}/obtain?${query}`)] as const)),
+        ...await Promise.all([{ resumption_token: '' }, { ids_only: true, resumption_token: '' }].map(async (sent) => [JSON.stringify(sent), await postJson(`${node.url}/obtain`, sent)] as const)),
+      ];
+      for (const [sent, { status, body }] of answers) {
+        expect(status, sent).to.equal(500);
+        expect(body.OK, sent).to.equal(false);
+        expect(String(body.error), sent).to.match(/^flow control error: resumption_token is empty/);
+        expect(body, sent).to.not.have.property('documents');
+      }
+    });
+
+    it('Basic Harvest (GET and POST): OK false badResumptionToken, not the list from the start', async () => {
+      const answers = [
+        ...await Promise.all(['listrecords', 'listidentifiers'].map(async (verb) => [`GET ${verb}`, await getJson(`${node.url}/harvest/${verb}?resumption_token=`)] as const)),
+        ...await Promise.all(['listrecords', 'listidentifiers'].map(async (verb) => [`POST ${verb}`, await postJson(`${node.url}/harvest/${verb}`, { resumption_token: '' })] as const)),
+      ];
+      for (const [sent, { status, body }] of answers) {
+        expect(status, sent).to.equal(200);
+        expect(body, sent).to.include({ OK: false, error: 'badResumptionToken' });
+        expect(String(body.message), sent).to.include('resumption_token is empty');
+        expect(body, sent).to.not.have.any.keys('listrecords', 'listidentifiers');
+      }
+    });
+
+    it('OAI-PMH (XML) and slice keep their own forms: badResumptionToken, 400', async () => {
+      for (const verb of ['ListRecords', 'ListIdentifiers']) {
+        expect(await (await fetch(`${node.url}/OAI-PMH?verb=${verb}&resumptionToken=`)).text(), verb).to.contain('<error code="badResumptionToken"');
+      }
+      const { status, body } = await getJson(`${node.url}/slice?resumption_token=`);
+      expect(status).to.equal(400);
+      expect(body.OK).to.equal(false);
+    });
+  });
+
   it('GET /slice with a repeated argument is a 400 naming it, never one of the values', async () => {
     for (const query of ['from=2020-01-01&from=2020-01-02', 'identity=a&identity=b', 'ids_only=T&ids_only=F', 'resumption_token=a&resumption_token=b']) {
       const { status, body } = await getJson(`${node.url}/slice?${query}`);

@@ -62,6 +62,18 @@ export function dateArg(args: HarvestArgs, name: 'from' | 'until'): string | und
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * The resumption_token as given. An empty one is a bad token, not an absent one (the rule of
+ * spec-boolean.ts for every empty argument): read as absent, `?resumption_token=` restarted the
+ * list at its first page, so a client that lost its token by mistake harvested again silently.
+ * OAI-PMH answers `resumptionToken=` badResumptionToken too.
+ */
+export function tokenArg(args: HarvestArgs): string | undefined {
+  const value = args.resumption_token;
+  if (value === '') throw new HarvestError('badResumptionToken', 'resumption_token is empty: leave it out to start a list');
+  return typeof value === 'string' ? value : undefined;
+}
+
 export function stringArg(args: HarvestArgs, name: string): string | undefined {
   const value = args[name];
   return typeof value === 'string' && value !== '' ? value : undefined;

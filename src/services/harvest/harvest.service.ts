@@ -13,7 +13,7 @@ import type { Clock } from '../../domain/timestamps.js';
 import type { ServiceSettings } from '../service-settings.js';
 import { SECONDS, checkDateRange, datestamp } from './harvest-dates.js';
 import type { HarvestRepository, HarvestRow } from '../../storage/harvest-repository.js';
-import { HarvestError, dateArg, flagArg, stringArg, type HarvestArgs } from './harvest-request.js';
+import { HarvestError, dateArg, flagArg, stringArg, tokenArg, type HarvestArgs } from './harvest-request.js';
 import { headerOf, headerOfDoc, type RecordHeader } from './harvest-records.js';
 import { isDeleted, publicForm } from '../../domain/resource-document.js';
 import { resolveIdentifier } from './harvest-lookup.js';
@@ -75,7 +75,7 @@ export class HarvestService {
   async list(verb: 'listrecords' | 'listidentifiers', args: HarvestArgs, now: Date = this.clock()): Promise<Body | WholeList> {
     const settings = await this.load();
     const service = `harvest:${verb}`;
-    const token = stringArg(args, 'resumption_token');
+    const token = tokenArg(args);
     let state: ListState;
     let after: unknown[] | undefined;
     let count = 0;

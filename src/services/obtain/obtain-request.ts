@@ -61,6 +61,9 @@ function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest 
   if (byDocId === true && byResourceId === true) throw obtainError('by_doc_ID and by_resource_ID cannot both be true');
   const token = args.resumption_token;
   if (token !== undefined && typeof token !== 'string') throw obtainError('resumption_token must be a string');
+  // An empty token is a bad token, as any empty argument is bad (spec-boolean.ts): read as absent
+  // it restarted ALL at its first page. A flow control error, as for any token not issued here.
+  if (token === '') throw obtainError('flow control error: resumption_token is empty; leave it out to start a list');
   // Document IDs when by_doc_ID is true or both flags are false; otherwise (the default too) resource locators.
   const byDocIds = idLookupOf(byDocId, byResourceId) === 'doc_ID';
   return {
@@ -68,7 +71,7 @@ function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest 
     byDocId: byDocIds,
     byResourceId: !byDocIds,
     idsOnly: flag(args.ids_only, 'ids_only') === true,
-    token: token === '' ? undefined : token,
+    token,
   };
 }
 
