@@ -66,7 +66,7 @@ describe('GET /slice', function () {
   let node: TestNode;
   const url = (query: Record<string, string>): string => `${node.url}/slice?${new URLSearchParams(query).toString()}`;
 
-  /** Pages through a slice with its tokens; checks each page's shape and that the last has no token. */
+  /** Pages through a slice with its tokens; checks each page's shape, and that the last has a null token (none when it is the first). */
   async function sliceAll(query: Query): Promise<{ ids: string[]; pages: Record<string, unknown>[] }> {
     const ids: string[] = [];
     const pages: Record<string, unknown>[] = [];
@@ -80,7 +80,8 @@ describe('GET /slice', function () {
       expect(Date.parse(body.replyStart as string)).to.be.at.most(Date.parse(body.replyEnd as string));
       ids.push(...documents.map((d) => d.doc_ID));
       pages.push(body);
-      if (!('resumption_token' in body)) return { ids, pages };
+      // A slice that fits its first page has no token; the last page of a paged one says null.
+      if (page === 0 ? !('resumption_token' in body) : body.resumption_token === null) return { ids, pages };
       token = body.resumption_token as string;
       expect(token).to.be.a('string');
     }
@@ -193,6 +194,25 @@ describe('GET /slice', function () {
       expect(body.OK, query).to.equal(false);
       expect(body.error, query).to.be.a('string').and.not.equal('');
     }
+  });
+
+  it('the last page of a paged slice says resumption_token null, as obtain and the JSON harvest do; a slice on one page has no token', async () => {
+    const first = await getJson(url({ any_tags: 'rare', ids_only: 'T' }));
+    expect(first.body.documents).to.have.length(expected({ any_tags: 'rare' }).length);
+    expect(first.body).to.not.have.property('resumption_token');
+    const paged = await getJson(url({ any_tags: 'rare' }));
+    let token = paged.body.resumption_token;
+    expect(token).to.be.a('string');
+    let last: Record<string, unknown> = paged.body;
+    while (typeof token === 'string') {
+      last = (await getJson(url({ resumption_token: token }))).body;
+      token = last.resumption_token;
+    }
+    expect(last).to.have.property('resumption_token', null);
+    const obtain = await getJson(`${node.url}/obtain?ids_only=T`);
+    expect(obtain.body.resumption_token, 'obtain pages too (id_limit 1000 of 1,000+ documents)').to.be.a('string');
+    const obtainLast = await getJson(`${node.url}/obtain?ids_only=T&resumption_token=${encodeURIComponent(obtain.body.resumption_token as string)}`);
+    expect(obtainLast.body).to.have.property('resumption_token', null);
   });
 
   it('a token sent with ids_only stated otherwise is refused (ids_only=F is an argument, not the token alone)', async () => {

@@ -29,7 +29,8 @@ export interface SliceResponse {
   documents: SliceEntry[];
   resultCount: number;
   replyEnd: string;
-  resumption_token?: string;
+  /** A token while more remain; null on the last page of a resumed slice, as obtain and the JSON harvest answer. */
+  resumption_token?: string | null;
 }
 
 type Via = 'identity' | 'tags';
@@ -87,7 +88,9 @@ export class SliceService {
     const entryOf = (entry: PageEntry): SliceEntry => (args.idsOnly || !entry.doc ? { doc_ID: entry.id } : { doc_ID: entry.id, resource_data_description: publicForm(entry.doc) });
     if (!limits.flowControl) return this.whole(plan, replyStart, entryOf);
     const page = await this.page(plan, plan.resumed?.cursor, plan.pageSize, true);
-    let token: string | undefined;
+    // The last page of a paged result says so with null (spec Basic Obtain: "NULL on the last
+    // page"), as obtain and the JSON harvest do; a result that fits its first page has none.
+    let token: string | null | undefined = plan.resumed ? null : undefined;
     if (page.next) {
       const extra: TokenExtra = plan.via === undefined ? { end: plan.bounds.end, a: argsOf(args) } : { end: plan.bounds.end, via: plan.via, a: argsOf(args) };
       token = this.tokens.encode({ s: SERVICE, q: plan.fingerprint, k: [page.next.ts, page.next.id], n: (plan.resumed?.count ?? 0) + page.entries.length, x: extra });
