@@ -2,13 +2,48 @@
  * Requests Node's HTTP parser refuses before any route sees them (headers or URL over the
  * parser's limit, malformed request lines): answered in the JSON services' error form instead
  * of Node's bare status line, then the connection is closed (Node "Event: 'clientError'").
+ * A request to /OAI-PMH is answered in plain text instead, as that endpoint answers what its
+ * protocol has no error code for (405, 503: oai-pmh.routes.ts), when its request line can be
+ * read: Node hands over only the chunk it was parsing (`rawPacket`), which holds the request line
+ * when the head arrived in one piece, as clients send it; otherwise the path is unknown, and
+ * the JSON form stays.
  */
 import type { Socket } from 'node:net';
 
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+/** A request line's start (origin or absolute form), read at lastIndex: its path. */
+const REQUEST_LINE = /[A-Z]+ (?:https?:\/\/[^/\s]*)?(\/[^\s?#]*)/y;
+
+function pathAt(head: string, index: number): string | undefined {
+  REQUEST_LINE.lastIndex = index;
+  return REQUEST_LINE.exec(head)?.[1];
+}
+
+/**
+ * The path of the refused request, if `packet` (the chunk Node was parsing) holds its request
+ * line: the last one that begins the chunk or follows a blank line before the point of refusal,
+ * since requests pipelined on one connection may precede it whole in the same chunk.
+ */
+function refusedPath(packet: Buffer | undefined, errorAt: number | undefined): string | undefined {
+  if (!packet) return undefined;
+  const head = packet.subarray(0, Math.min(packet.length, errorAt ?? packet.length)).toString('latin1');
+  for (let end = head.length; end > 0;) {
+    const blank = head.lastIndexOf('\r\n\r\n', end - 1);
+    if (blank < 0) break;
+    const path = pathAt(head, blank + 4);
+    if (path !== undefined) return path;
+    end = blank;
+  }
+  return pathAt(head, 0);
+}
+
+export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }, socket: Socket): void {
   if (!socket.writable) { socket.destroy(); return; }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify({ OK: false, error: tooLarge ? 'the request line and headers are too large (the limit is 16 KiB)' : 'the request is not valid HTTP' });
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const reason = tooLarge ? 'the request line and headers are too large (the limit is 16 KiB)' : 'the request is not valid HTTP';
+  // OAI-PMH 2.0 §3.1.1 allows POST, whose arguments travel in the body, beyond this limit.
+  const [type, body] = refusedPath(error.rawPacket, error.bytesParsed) === '/OAI-PMH'
+    ? ['text/plain', `The ${reason}${tooLarge ? '; send long OAI-PMH arguments by POST (application/x-www-form-urlencoded)' : ''}.\n`]
+    : ['application/json', JSON.stringify({ OK: false, error: reason })];
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -3,7 +3,7 @@
  * response validated by xmllint against the official schema or the node's extension schema.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestNode, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
@@ -129,6 +129,51 @@ describe('OAI-PMH 2.0', () => {
       const head = await fetch(`${node.url}/OAI-PMH?verb=Identify`, { method: 'HEAD' });
       expect(head.status).to.equal(200);
       expect(head.headers.get('content-type')).to.match(/^text\/xml/);
+    });
+
+    // Node's parser refuses these before any route; the request line, when the refused chunk
+    // holds it, still says whether they were sent to /OAI-PMH (audit-spec finding 5).
+    it('a request Node refuses (431 headers over 16 KiB, 400 not HTTP) to /OAI-PMH: plain text, not the JSON body; elsewhere JSON', async () => {
+      const { port, hostname } = new URL(node.url);
+      /** Writes the parts over one real socket, `gap` ms apart, and reads the whole answer. */
+      const raw = (parts: string[], gap = 0): Promise<string> => new Promise((resolve, reject) => {
+        const socket = net.connect(Number(port), hostname, async () => {
+          for (const part of parts) {
+            if (socket.writable) socket.write(part);
+            await new Promise((done) => setTimeout(done, gap));
+          }
+        });
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => { answer += chunk.toString('utf8'); });
+        socket.on('error', (error: NodeJS.ErrnoException) => { if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error); });
+        socket.on('close', () => resolve(answer));
+      });
+      const parse = (answer: string): { status: string; type: string | undefined; body: string } => {
+        const [head = '', body = ''] = answer.split('\r\n\r\n', 2);
+        return { status: head.split('\r\n')[0] ?? '', type: /^content-type: (.*)$/im.exec(head)?.[1], body };
+      };
+      const long = 'x'.repeat(20000);
+      const oaiTooLarge = `GET /OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=${long} HTTP/1.1\r\nHost: a\r\n\r\n`;
+      const cases: [string, string[], number, string, 'text' | 'json'][] = [
+        ['a 20 KB identifier', [oaiTooLarge], 0, '431 Request Header Fields Too Large', 'text'],
+        ['a 20 KB header', [`POST /OAI-PMH HTTP/1.1\r\nHost: a\r\nX-Big: ${long}\r\n\r\n`], 0, '431 Request Header Fields Too Large', 'text'],
+        ['after a complete request on the connection', [`GET /status HTTP/1.1\r\nHost: a\r\n\r\n${oaiTooLarge}`], 0, '431 Request Header Fields Too Large', 'text'],
+        ['a header that is no HTTP', ['GET /OAI-PMH?verb=Identify HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n'], 0, '400 Bad Request', 'text'],
+        ['on /harvest', [`GET /harvest/getrecord?request_ID=${long} HTTP/1.1\r\nHost: a\r\n\r\n`], 0, '431 Request Header Fields Too Large', 'json'],
+        ['the request line in an earlier chunk than the refusal (the path unknown)', [oaiTooLarge.slice(0, 60), oaiTooLarge.slice(60)], 200, '431 Request Header Fields Too Large', 'json'],
+      ];
+      for (const [what, parts, gap, status, form] of cases) {
+        const answer = parse(await raw(parts, gap));
+        const refusal = /431/.test(status) ? 'the request line and headers are too large (the limit is 16 KiB)' : 'the request is not valid HTTP';
+        expect(answer.status, what).to.equal(`HTTP/1.1 ${status}`);
+        if (form === 'text') {
+          expect(answer.type, what).to.equal('text/plain; charset=utf-8');
+          expect(answer.body, what).to.match(new RegExp(`^The ${refusal.replace(/[()]/g, '\\$&')}`)).and.match(/\.\n$/);
+        } else {
+          expect(answer.type, what).to.equal('application/json; charset=utf-8');
+          expect(JSON.parse(answer.body), what).to.deep.equal({ OK: false, error: refusal });
+        }
+      }
     });
 
     it('badVerb: missing, unknown or repeated verb, with a request element without attributes', async () => {
