@@ -107,6 +107,28 @@ describe('request argument types and body media types', () => {
     });
   });
 
+  // The spec names `T` and `F` ("Endpoints"); the README documents the other spellings every
+  // service accepts, and this keeps the four services to that one list (domain/spec-boolean.ts).
+  it('the documented boolean spellings mean the same in obtain, Basic Harvest, OAI-PMH and slice; others are refused', async () => {
+    const id = encodeURIComponent(publishedIds[0] as string);
+    for (const [spelling, value] of [['T', true], ['t', true], ['true', true], ['TRUE', true], ['True', true], ['F', false], ['f', false], ['false', false], ['FALSE', false]] as const) {
+      const obtained = await getJson(`${node.url}/obtain?request_ID=${id}&by_doc_ID=${spelling}`);
+      expect((obtained.body.documents as { document: unknown }[])[0]?.document === null, `obtain ${spelling}`).to.equal(!value);
+      const harvested = await getJson(`${node.url}/harvest/getrecord?request_ID=${id}&by_doc_ID=${spelling}`);
+      expect((harvested.body.request as Record<string, unknown>).by_doc_ID, `harvest ${spelling}`).to.equal(value ? 'T' : 'F');
+      const xml = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=${id}&by_doc_ID=${spelling}`)).text();
+      expect(xml.includes('<error code="idDoesNotExist"'), `OAI-PMH ${spelling}`).to.equal(!value);
+      const sliced = await getJson(`${node.url}/slice?ids_only=${spelling}`);
+      expect((sliced.body.documents as object[]).every((entry) => Object.keys(entry).join() === 'doc_ID'), `slice ${spelling}`).to.equal(value);
+    }
+    for (const spelling of ['yes', '1', 'Tr', 'FALSE!']) {
+      expect((await getJson(`${node.url}/obtain?request_ID=${id}&by_doc_ID=${spelling}`)).status, spelling).to.equal(500);
+      expect((await getJson(`${node.url}/harvest/getrecord?request_ID=${id}&by_doc_ID=${spelling}`)).body.error, spelling).to.equal('badArgument');
+      expect(await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=${id}&by_doc_ID=${spelling}`)).text(), spelling).to.contain('<error code="badArgument"');
+      expect((await getJson(`${node.url}/slice?ids_only=${spelling}`)).status, spelling).to.equal(400);
+    }
+  });
+
   describe('an empty resumption token is a bad token in every service, never the first page', () => {
     it('obtain (GET and POST): its HTTP 500 flow control error, not ALL from the start', async () => {
       const answers = [
