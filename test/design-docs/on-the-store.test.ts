@@ -127,7 +127,7 @@ describe(`design-doc functions on the ${storeName}: views and the distribution f
   ];
   for (const [what, description] of descriptions) {
     it(`_changes?filter=${FILTER} with a destination filter description, ${what}: node:vm's answers`, async () => {
-      // As the node sends it: query_params.filter_description, one JSON string (distribute.service.ts).
+      // As the node sends it: query_params.filter_description, one JSON string (replication-step.ts).
       const query = { filter_description: JSON.stringify(description) };
       const onStore = await passedByStore(query);
       expect(onStore).to.deep.equal(passedInVm(query));

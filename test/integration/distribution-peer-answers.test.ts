@@ -2,7 +2,7 @@
  * A destination URL where something answers that is not a Learning Registry node (a plain web
  * server, a proxy's error page, a wrong path): the source reached it, so the outcome is `failed`,
  * and the reason names the request, the status and the content type that came back, for
- * GET /destination and for the probe of the inbound endpoint alike (distribute.service.ts).
+ * GET /destination and for the probe of the inbound endpoint alike (destination-checks.ts, replication-step.ts).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -76,7 +76,7 @@ export function parseDestinationAnswer(status: number, body: unknown): TargetNod
 /**
  * What is wrong with the answer of a destination's inbound endpoint to the probe (GET, as a
  * replicator's first request: a CouchDB database's information), or undefined when it will do.
- * 401 and 403 are the credentials' (distribute.service.ts).
+ * 401 and 403 are the credentials' (replication-step.ts).
  */
 export function inboundProbeProblem(status: number, body: unknown): string | undefined {
   if (status === 200 && isRecord(body)) return undefined;
