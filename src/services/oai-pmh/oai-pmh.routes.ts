@@ -16,6 +16,7 @@ import type { NodeContext, NodeState } from '../../http/context.js';
 import { sendHarvestAnswer } from '../harvest/harvest.routes.js';
 import type { Gate } from '../../http/gate.js';
 import { logAnswered } from '../../http/log-answered.js';
+import { methodNotAllowed } from '../../http/method-not-allowed.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
@@ -112,16 +113,13 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
     const raw = (ctx.request as unknown as { rawBody?: unknown }).rawBody;
     return typeof raw === 'string' ? pairsOf(raw) : [];
   }));
-  // Any other method (reached only when GET, HEAD and POST did not match): OAI-PMH requests are
-  // GET or POST (§3.1.1) and the protocol has no error code for a method, so a plain-text 405
-  // with Allow, as for a store outage, rather than the JSON services' error body.
-  router.all('/OAI-PMH', (ctx) => {
-    ctx.set('Allow', OAI_METHODS);
-    if (ctx.method === 'OPTIONS') { ctx.status = 204; return; }
+  // Any other method (http/method-not-allowed.ts): OAI-PMH requests are GET or POST (§3.1.1) and
+  // the protocol has no error code for a method, so a plain-text 405, as for a store outage.
+  router.all('/OAI-PMH', methodNotAllowed('/OAI-PMH', OAI_METHODS, 'OAI-PMH requests are GET or POST', (ctx, message) => {
     ctx.status = 405;
     ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = `${ctx.method} is not allowed on /OAI-PMH: OAI-PMH requests are GET or POST.\n`;
-  });
+    ctx.body = `${message}.\n`;
+  }));
   router.get('/schemas/:name', async (ctx) => {
     const name = ctx.params.name ?? '';
     const file = path.join(SCHEMA_DIR, name);

@@ -14,6 +14,7 @@ import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
 import type { Gate } from '../../http/gate.js';
 import { logAnswered } from '../../http/log-answered.js';
+import { methodNotAllowed } from '../../http/method-not-allowed.js';
 
 const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
 
@@ -77,14 +78,9 @@ export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState
     ctx.body = depositReceipt(outcome.receipt);
   }));
 
-  // Any other method (reached only when the routes above did not match): a sword:error like
-  // every SWORD answer, with Allow (RFC 9110 §15.5.6), not the JSON services' body.
-  for (const [path, allowed] of [['/swordservice', 'GET, HEAD'], ['/swordpub', 'POST']] as const) {
-    router.all(path, (ctx) => {
-      ctx.set('Allow', allowed);
-      if (ctx.method === 'OPTIONS') { ctx.status = 204; return; }
-      sendSwordError(ctx, new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${path}: ${path === '/swordpub' ? 'a deposit is a POST' : 'the service document is read with GET'}`), service.generator);
-    });
+  // Any other method (http/method-not-allowed.ts): a sword:error like every SWORD answer.
+  for (const [path, allowed, why] of [['/swordservice', 'GET, HEAD', 'the service document is read with GET'], ['/swordpub', 'POST', 'a deposit is a POST']] as const) {
+    router.all(path, methodNotAllowed(path, allowed, why, (ctx, message) => sendSwordError(ctx, new AppError(405, 'method_not_allowed', message), service.generator)));
   }
 
   return router;
