@@ -2,11 +2,13 @@
  * Publish keeps the record of its check of inline XML on the stored document (a node-private
  * field, src/domain/node-private-fields.ts), and OAI-PMH emission trusts it instead of parsing the
  * text again, only while it holds for the text as stored (src/protocol/oai-pmh/metadata-fragment.ts).
+ * Inbound distribution keeps its own record as well, never the source's.
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs, type Doc } from '../support/documents.js';
+import { startTestNetwork, publish as publishAt, distribute, settled, type TestNetwork, type NetworkNode } from '../support/network.js';
 
 const AUTH = { authorization: basicAuth('alice', 'alice-password-1') };
 const FIELD = 'node_xml_checked';
@@ -66,5 +68,33 @@ describe('the record of publish\'s XML check', () => {
     const recorded = await stored('xml-record-3');
     await db().insert({ ...recorded, [FIELD]: { rules: 2, sha256: sha256(broken), xmlns_reset_at: -1 } } as never);
     expect(await getRecord(node, 'xml-record-3')).to.match(/<error code="cannotDisseminateFormat"/);
+  });
+});
+
+describe('the record of the XML check at a destination', function () {
+  this.timeout(180000);
+  let net: TestNetwork;
+  let a: NetworkNode;
+  let b: NetworkNode;
+
+  before(async () => {
+    net = await startTestNetwork({ nodes: 2, topology: 'chain' });
+    [a, b] = net.nodes as [NetworkNode, NetworkNode];
+  });
+  after(async () => { await net.stop(); });
+
+  it('a document that arrived by distribution carries the destination\'s own record, not the source\'s, and is served from it', async () => {
+    const doc: Doc = { ...(nsdlDocs(1)[0] as Doc), doc_ID: 'xml-record-distributed' };
+    await publishAt(a, [doc]);
+    // The source's stored document carries a record that does not hold (written with the store's rights).
+    const source = a.node.couch.use(a.node.names.resourceData);
+    const held = await source.get('xml-record-distributed') as unknown as Doc;
+    await source.insert({ ...held, [FIELD]: { rules: 1, sha256: 'forged', xmlns_reset_at: 3 } } as never);
+    expect((await distribute(a)).status).to.equal(200);
+    const arrived = (await settled(b, 1)).get('xml-record-distributed') as unknown as Doc;
+    // Without it, OAI-PMH at the destination parsed every distributed record again at each harvest.
+    expect(arrived[FIELD]).to.deep.equal({ rules: 1, sha256: sha256(doc.resource_data as string), xmlns_reset_at: -1 });
+    const record = await (await fetch(`${b.node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=nsdl_dc&identifier=xml-record-distributed`)).text();
+    expect(record).to.include('<nsdl_dc:nsdl_dc ').and.not.include(FIELD);
   });
 });

@@ -28,6 +28,8 @@ import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../doma
 import { compareTimestamps } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import { isAdvanceTombstone } from '../../domain/advance-tombstone.js';
+import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
+import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
 import { notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/intake-pipeline.js';
@@ -72,7 +74,7 @@ function contentKey(doc: Record<string, unknown>): string {
 }
 
 /** A document that passed the checks, waiting for the decision that needs the stored state. */
-interface Checked { incomingId: string; doc: Envelope; signature: SignatureOutcome }
+interface Checked { incomingId: string; doc: Envelope; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord }
 type Entry = IntakeEntry & { incomingId: string; checked: Checked };
 
 /** What one batch is decided against (intake-pipeline.ts), and the node's rules. */
@@ -126,7 +128,7 @@ export class InboundService {
       if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) { reject('do_not_distribute'); continue; }
       const outcome = await this.intake.checks.check(doc, context);
       if (!outcome.ok) { reject(outcome.error, outcome.transient); continue; }
-      checked.push({ incomingId, doc, signature: outcome.signature });
+      checked.push({ incomingId, doc, signature: outcome.signature, ...(outcome.xmlCheck ? { xmlCheck: outcome.xmlCheck } : {}) });
     }
     return checked;
   }
@@ -160,7 +162,11 @@ export class InboundService {
       // Any `replaces` needs the proof: what is not held gets an advance tombstone only with it.
       const needsProof = !duplicate && (existing !== undefined || replaces.length > 0);
       const signature = needsProof || (duplicate && replaces.length > 0) ? await replacementProof(this.intake.checks, doc, context, entry.signature) : entry.signature;
-      const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: pass.now, ...(existing?._rev ? { _rev: existing._rev } : {}) };
+      // This node's own record of its XML check, as publish keeps one (the source's, a node-private
+      // field, never arrives: publicForm): without it OAI-PMH parsed every record that came by
+      // distribution again at each harvest (saxes, about 0.1 ms a 4 KB record).
+      const xmlRecord = entry.xmlCheck ? { [XML_CHECK_FIELD]: entry.xmlCheck } : {};
+      const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: pass.now, ...xmlRecord, ...(existing?._rev ? { _rev: existing._rev } : {}) };
       const base = { incomingId, checked: entry, doc: stored, signature, optimistic: optimistic && existing === undefined };
       if (duplicate) {
         // Not written again, but the tombstones of what it replaces may still be due (a crash

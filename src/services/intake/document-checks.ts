@@ -135,11 +135,12 @@ export class DocumentChecks {
     if (!valid.ok) return { ok: false, error: `invalid document: ${valid.error}` };
     const reserved = storeRefusalError(doc);
     if (reserved) return { ok: false, error: reserved };
-    // Publish only: a peer's document is not refused for XML OAI-PMH cannot emit (it is left out
-    // of the lists there), and it gets no record: emission checks its XML at every harvest
-    // rather than every inbound document paying for a parse.
-    const xml = context.mode === 'publish' ? inlineXmlCheck(doc) : {};
-    if ('refusal' in xml) return { ok: false, error: `invalid document: ${xml.refusal}` };
+    // A peer's document is not refused for XML OAI-PMH cannot emit (it is left out of the lists
+    // here, as there), but it gets this node's record of the check as a published one does: one
+    // parse when it arrives, where without it OAI-PMH emission parsed it again at every harvest.
+    const checkedXml = inlineXmlCheck(doc);
+    if ('refusal' in checkedXml && context.mode === 'publish') return { ok: false, error: `invalid document: ${checkedXml.refusal}` };
+    const xml = 'refusal' in checkedXml ? {} : checkedXml;
     if (!this.filter(doc, context.filter)) return { ok: false, error: 'rejected by filter' };
     const tos = (doc.TOS as Record<string, unknown> | undefined)?.submission_TOS;
     if (policy.accepted_tos.length > 0 && (typeof tos !== 'string' || !policy.accepted_tos.includes(tos))) return { ok: false, error: 'rejected by ToS' };
