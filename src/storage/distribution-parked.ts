@@ -16,7 +16,7 @@ import { bulkWrite } from './settled-writes.js';
 export interface ParkedDocument {
   /** The id the document arrived under (the replicator's `_id`). */
   id: string;
-  /** The document as it arrived. */
+  /** The document as it arrived, in its public form (no store members, no node-private fields), and its `_id`. */
   doc: StoredDoc;
   /** Why it was not stored the last time it was tried. */
   reason: string;

@@ -83,6 +83,10 @@ describe('documents whose refusal may pass are parked and tried again', function
     expect(parked.parkedNow).to.equal(1);
     expect(parked.parked - before.parked).to.equal(1);
     expect(logs('incoming documents processed', from).some((line) => line.parked === 1)).to.equal(true);
+    // Kept in its public form: not the source's node-private fields (its publishing account) nor its revision.
+    const kept = await b.node.couch.use(b.node.names.incomingParked).get('parked-then-stored') as unknown as { doc: Record<string, unknown> };
+    expect(kept.doc).to.include({ _id: 'parked-then-stored', doc_ID: 'parked-then-stored' });
+    expect(kept.doc).to.not.have.any.keys('_rev', 'node_publisher_account', 'node_xml_checked');
 
     const server = await keyServer(port, pair.publicKeyArmored);
     try {

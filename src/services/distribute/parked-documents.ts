@@ -13,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/timestamps.js';
+import { publicForm } from '../../domain/resource-document.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { HeldParkedDocument, ParkedDocument, ParkedRepository } from '../../storage/distribution-parked.js';
 import type { InboundResult, Rejection } from './inbound.service.js';
@@ -52,8 +53,10 @@ export class ParkedDocuments {
     const candidates = rejected.filter((rejection) => rejection.transient === true && arrived.has(rejection.id));
     if (candidates.length === 0) return { parked: 0, left: rejected };
     const now = this.clock();
+    // Only what inbound distribution reads of it (publicForm, and the id it arrived under): not the
+    // source's node-private fields, nor its store members (a revision, attachment data).
     const documents: ParkedDocument[] = candidates.map((rejection) => ({
-      id: rejection.id, doc: arrived.get(rejection.id) as StoredDoc, reason: rejection.error,
+      id: rejection.id, doc: { ...publicForm(arrived.get(rejection.id) as StoredDoc), _id: rejection.id }, reason: rejection.error,
       first_parked: now.toISOString(), attempts: 1, next_attempt: this.nextAttempt(now, 1),
     }));
     let parkedIds = new Set<string>();
