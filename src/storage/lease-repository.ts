@@ -28,6 +28,9 @@ interface LeaseDoc { _id: string; _rev?: string; doc_type: 'lease'; holder: stri
  */
 export type LeaseAnswer = { acquired: true; abandoned?: { since: string } } | { acquired: false; since: string };
 
+/** A lease as /status reports it (LeaseRepository.state). */
+export interface LeaseState { held?: { since: string; expires: string }; leftBehind?: { since: string } }
+
 export class LeaseRepository {
   private readonly db: DocumentScope<unknown>;
 
@@ -40,10 +43,19 @@ export class LeaseRepository {
    * follows. An expired lease is held by nobody (its holder died or lost it: acquire takes it over).
    */
   async current(name: string): Promise<{ since: string; expires: string } | undefined> {
+    return (await this.state(name)).held;
+  }
+
+  /**
+   * The lease `name` as /status reports it: `held` while some process holds it; `leftBehind` once
+   * it has expired without being released (its holder died, or lost the store for a whole lease
+   * period), until a process takes it over or releases it. Both from memory, as `current`.
+   */
+  async state(name: string): Promise<LeaseState> {
     const id = `lease:${name}`;
     const doc = (this.followed ? await this.followed.get(id) : await getOrUndefined(this.db, id)) as Partial<LeaseDoc> | undefined;
-    if (typeof doc?.since !== 'string' || typeof doc.expires !== 'string') return undefined;
-    return Date.parse(doc.expires) > this.now().getTime() ? { since: doc.since, expires: doc.expires } : undefined;
+    if (typeof doc?.since !== 'string' || typeof doc.expires !== 'string') return {};
+    return Date.parse(doc.expires) > this.now().getTime() ? { held: { since: doc.since, expires: doc.expires } } : { leftBehind: { since: doc.since } };
   }
 
   /** `since`: when the work the lease is for started (default: now), which other processes are told. */

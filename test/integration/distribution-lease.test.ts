@@ -114,6 +114,23 @@ describe('POST /distribute and the distribution lease', () => {
     });
   });
 
+  it('/status reports the run of a process that died as aborted once its lease has expired, before any run takes the lease over', async () => {
+    const dead = '2026-01-03T04:05:06.789Z';
+    const status = async (): Promise<Record<string, unknown>> => (await getJson(`${node.url}/status`)).body;
+    const before = (await status()).last_out_run;
+    expect(await leases.acquire('distribution', 'dead-process', 60_000, dead)).to.deep.equal({ acquired: true });
+    await settled(node);
+    // Held: a run in progress, the last record still the one before.
+    expect(await status()).to.deep.include({ out_run_in_progress: { since: dead }, last_out_run: before });
+    // Its process died: the lease is not renewed and expires (written here as an expired one).
+    expect(await leases.acquire('distribution', 'dead-process', -1, dead)).to.deep.equal({ acquired: true });
+    await settled(node);
+    expect(await status()).to.deep.include({ out_run_in_progress: null, last_out_run: { started: dead, finished: null, OK: false, error: 'the process running it stopped before it ended' } });
+    await leases.release('distribution', 'dead-process');
+    await settled(node);
+    expect((await status()).last_out_run).to.deep.equal(before);
+  });
+
   it('of two concurrent acquisitions exactly one wins', async () => {
     const answers = await Promise.all([leases.acquire('race', 'p1', 60_000), leases.acquire('race', 'p2', 60_000)]);
     expect(answers.filter((answer) => answer.acquired)).to.have.length(1);

@@ -10,6 +10,7 @@ import { DISTRIBUTION_LEASE as LEASE, type LeaseRepository } from '../../storage
 import type { DistributionRepository } from '../../storage/distribution-outbound.js';
 import { AppError } from '../../errors/app-error.js';
 import { describe, type DistributeAnswer } from './outbound-entry.js';
+import { ABANDONED_RUN, abandonedRunRecord } from '../../domain/abandoned-run.js';
 
 /**
  * Renewed every third of this while a run lasts; a crashed holder blocks others this long at most,
@@ -19,8 +20,6 @@ import { describe, type DistributeAnswer } from './outbound-entry.js';
  * a run beside a live one; and a dead process's replication goes on inside CouchDB for a while.
  */
 const LEASE_TTL_MS = 90_000;
-/** last_out_run's error for a run whose process stopped before it ended (README "Source"). */
-const ABANDONED_RUN = 'the process running it stopped before it ended';
 
 export class RunLease {
   /** Identifies this process as a lease holder. */
@@ -83,7 +82,7 @@ export class RunLease {
    */
   private async recordAbandoned(started: string): Promise<void> {
     this.logger.warn({ since: started }, `distribution run recorded as aborted: ${ABANDONED_RUN}`);
-    await this.record({ started, finished: null, OK: false, error: ABANDONED_RUN });
+    await this.record(abandonedRunRecord(started));
   }
 
   private async record(run: Parameters<DistributionRepository['recordRun']>[0]): Promise<void> {

@@ -3,9 +3,10 @@
  * /pubkey, and the root, `/`, which the spec does not name. Their payloads are not shown in the
  * spec; the shapes follow the original Learning Registry node and are documented in the README.
  */
+import { abandonedRunRecord } from '../../domain/abandoned-run.js';
 import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
-import { DISTRIBUTION_LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
+import { DISTRIBUTION_LEASE, type LeaseRepository, type LeaseState } from '../../storage/lease-repository.js';
 import { INDEXED_VIEW_NAMES, type IndexState, type LiveSummary, type ResourceRepository, type StoreCounters } from '../../storage/resource-repository.js';
 import { seqNumber } from '../../storage/index-state.js';
 import type { StoredDoc } from '../../storage/documents.js';
@@ -76,7 +77,7 @@ export class NodeInfoService {
    * A store that hangs then must not hold /status: waited for up to NODE_DOCS_PATIENCE_MS, then
    * the last answer (if under 10 s old) serves, and past STORE_ANSWER_MS the call is a 503.
    */
-  private readonly nodeDocs: LateRead<[StoredDoc, StoredDoc | undefined, { since: string } | undefined]>;
+  private readonly nodeDocs: LateRead<[StoredDoc, StoredDoc | undefined, LeaseState]>;
 
   constructor(
     private readonly nodes: NodeRepository,
@@ -86,7 +87,7 @@ export class NodeInfoService {
     private readonly publicUrl: string,
   ) {
     this.counters = new LateRead(() => resources.counters(STORE_ANSWER_MS), COUNTERS_MAX_AGE_MS);
-    this.nodeDocs = new LateRead(() => withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus(), this.leases.current(DISTRIBUTION_LEASE)]), 'read the node documents'), COUNTERS_MAX_AGE_MS);
+    this.nodeDocs = new LateRead(() => withinStoreAnswer(Promise.all([this.requiredNodeDescription(), this.nodes.nodeStatus(), this.leases.state(DISTRIBUTION_LEASE)]), 'read the node documents'), COUNTERS_MAX_AGE_MS);
   }
 
   private async requiredNodeDescription(): Promise<StoredDoc> {
@@ -101,7 +102,7 @@ export class NodeInfoService {
    */
   async prime(): Promise<void> {
     // The node documents (the lease's too) are read once their feed follows, so that their copies are kept from then on.
-    const nodeDocs = this.nodes.nodeFeedFollowing().then(() => Promise.all([this.nodes.nodeDescription(), this.nodes.nodeStatus(), this.leases.current(DISTRIBUTION_LEASE)]));
+    const nodeDocs = this.nodes.nodeFeedFollowing().then(() => Promise.all([this.nodes.nodeDescription(), this.nodes.nodeStatus(), this.leases.state(DISTRIBUTION_LEASE)]));
     await Promise.all([nodeDocs, this.counters.start().done, this.checkIndexes()]).catch(() => undefined);
   }
 
@@ -149,7 +150,8 @@ export class NodeInfoService {
     const seq = counters.arrived() ? seqNumber(store.updateSeq) : Number.POSITIVE_INFINITY;
     if (!this.checkedAt(seq)) await Promise.race([this.checkIndexes(), deadline]);
     await Promise.race([nodeDocs.done, delay(NODE_DOCS_PATIENCE_MS)]);
-    const [node, status, running] = await nodeDocs.answer();
+    const [node, status, lease] = await nodeDocs.answer();
+    const running = lease.held;
     const live = this.lastLive;
     const index = this.lastIndex;
     // A view check older than this call's update_seq knows nothing of the writes since: every view may be behind.
@@ -173,7 +175,9 @@ export class NodeInfoService {
       store: { doc_count: store.docCount, update_seq: store.updateSeq },
       last_in_sync: status?.last_in_sync ?? null,
       last_out_sync: status?.last_out_sync ?? null,
-      last_out_run: status?.last_out_run ?? null,
+      // A run whose process died is reported aborted once its lease has expired, as the run that
+      // takes the lease over records it (until then its last record was an earlier run's).
+      last_out_run: lease.leftBehind ? abandonedRunRecord(lease.leftBehind.since) : status?.last_out_run ?? null,
       out_run_in_progress: running ? { since: running.since } : null,
       outbound: status?.outbound ?? {},
       timestamp: new Date().toISOString(),
