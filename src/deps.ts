@@ -41,6 +41,7 @@ import { readFunctionSource } from './storage/design-docs.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
 import type { Clock } from './domain/timestamps.js';
 import { TokenCodec } from './domain/resumption-token.js';
+import { OwnerPseudonyms } from './domain/ownership.js';
 import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
 import { createPeerFetcher } from './services/distribute/peer-fetch.js';
 import type { AppConfig } from './config/index.js';
@@ -134,10 +135,12 @@ export function buildDeps(input: DepsInput): Deps {
   const settings = new ServiceSettings(nodes);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);
+  // Keyed by the same secret (HKDF, another label): every node process records the same owners.
+  const owners = new OwnerPseudonyms(input.tokenSecret);
   const auth = new Authenticator(accounts);
   const gate = new Gate((header, client) => auth.identify(header, client));
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, views, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
-  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock, logger: input.logger.child({ component: 'publish' }) }, monitoring.metrics, signatures, pacing);
+  const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock, logger: input.logger.child({ component: 'publish' }), owners }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   // Read by /status through the node database's feed, written by distribution runs.
   const leases = new LeaseRepository(input.couch, input.names, followed.node);
@@ -152,7 +155,7 @@ export function buildDeps(input: DepsInput): Deps {
     nodeInfo: new NodeInfoService(nodes, resources, leases, clock().toISOString(), input.publicUrl),
     publish,
     sword: new SwordService(accounts, nodes, settings, publish, input.publicUrl, clock),
-    remove: new DeleteService(resources, clock),
+    remove: new DeleteService(resources, clock, owners),
     slice: new SliceService(new SliceRepository(input.couch, input.names, views), tokens, clock),
     obtain: new ObtainService(new ObtainRepository(input.couch, input.names, views), resources, settings, tokens),
     harvest,
@@ -162,7 +165,7 @@ export function buildDeps(input: DepsInput): Deps {
     distribution: buildDistribution({
       couch: input.couch, names: input.names, views, nodes, resources, checks, logger: input.logger,
       publicUrl: input.publicUrl, clock, embedded: !input.config.settings.couchdbUrl, metrics: monitoring.metrics, settings, leases,
-      peers: createPeerFetcher(),
+      peers: createPeerFetcher(), owners,
       parking: { firstRetryMs: input.config.settings.incomingRetryMs, lifetimeMs: input.config.settings.incomingRetryLifetimeMs },
     }),
     monitoring,

@@ -17,7 +17,7 @@
  * which was no real replacement. Only a replacement whose signature is verified leaves one:
  * `replaces` needs a key (spec "Authentication", 5).
  */
-import { ownerOf } from './ownership.js';
+import { ownerOf, type OwnerPseudonyms } from './ownership.js';
 import type { SignatureProof } from './replacement.js';
 
 export const ADVANCE_TOMBSTONE_TYPE = 'pending_tombstone';
@@ -26,7 +26,11 @@ interface RecordedReplacement {
   doc_ID: unknown;
   submitter: unknown;
   deletion: boolean;
-  /** The account that published the replacement at this node (ownership.ts); absent when it arrived by distribution. */
+  /**
+   * The account that published the replacement at this node, as recorded on it (ownership.ts: its
+   * pseudonym, or its plain name in a record of an earlier version); absent when it arrived by
+   * distribution.
+   */
   publisher_account?: string;
   public_key_fingerprint: string | null;
   public_key_locations: string[];
@@ -63,7 +67,7 @@ export function buildAdvanceTombstone(originalId: string, replacement: Record<st
  * payload placement), its signature's proof, and whether the account that published it owns
  * `original` (undefined when it arrived by distribution: no account published it here).
  */
-export function recordedReplacement(advance: AdvanceTombstone, original: Record<string, unknown>): { replacement: Record<string, unknown>; proof: SignatureProof; byOwner: boolean | undefined } {
+export function recordedReplacement(advance: AdvanceTombstone, original: Record<string, unknown>, owners: Pick<OwnerPseudonyms, 'same'>): { replacement: Record<string, unknown>; proof: SignatureProof; byOwner: boolean | undefined } {
   const recorded = advance.replaced_by;
   const replacement: Record<string, unknown> = {
     doc_ID: recorded.doc_ID,
@@ -76,7 +80,10 @@ export function recordedReplacement(advance: AdvanceTombstone, original: Record<
     keyLocations: recorded.public_key_locations,
   };
   // As publish asks it (isOwnedBy); decideReplacement reads it only for an original with an owner,
-  // whose name then decides.
-  const byOwner = recorded.publisher_account === undefined ? undefined : ownerOf(original) === recorded.publisher_account;
+  // whose record then decides. Two stored records are compared: either may be a plain name written
+  // before owners were pseudonyms (an advance tombstone left before an upgrade, its original
+  // published after), so `same`, not ===.
+  const owner = ownerOf(original);
+  const byOwner = recorded.publisher_account === undefined ? undefined : owner !== undefined && owners.same(owner, recorded.publisher_account);
   return { replacement, proof, byOwner };
 }

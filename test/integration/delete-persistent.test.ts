@@ -6,7 +6,7 @@
  * while Identify said `persistent`; it now leaves a stub, marked deleted (src/domain/deletion-stub.ts).
  */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, getJson, postJson, currentStatus, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, getJson, postJson, currentStatus, recordedOwner, type TestNode } from '../support/node.js';
 import { keyServer, nsdlDocs, replacementChain, type Doc } from '../support/documents.js';
 import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
 import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
@@ -55,7 +55,7 @@ for (const action of ['delete', 'purge'] as const) {
       expect(body.document_results).to.deep.equal([{ doc_ID: 'persist-0', OK: true }]);
       const stub = await stored(node, 'persist-0');
       expect(Object.keys(stub).sort()).to.deep.equal(['_id', '_rev', 'create_timestamp', 'digital_signature', 'doc_ID', 'doc_type', 'doc_version', 'identity', 'node_deleted', 'node_publisher_account', 'node_timestamp', 'payload_schema', 'publish_node', 'publishing_node', 'resource_locator', 'update_timestamp']);
-      expect(stub).to.include({ doc_type: 'resource_data', doc_ID: 'persist-0', resource_locator: before.resource_locator, update_timestamp: before.update_timestamp, node_publisher_account: 'alice' });
+      expect(stub).to.include({ doc_type: 'resource_data', doc_ID: 'persist-0', resource_locator: before.resource_locator, update_timestamp: before.update_timestamp, node_publisher_account: await recordedOwner(node, 'alice') });
       expect(stub.identity).to.deep.equal({ submitter: 'alice' });
       expect(stub.node_deleted).to.be.a('string');
       expect(stub.node_timestamp).to.equal(stub.node_deleted);

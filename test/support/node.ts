@@ -78,6 +78,14 @@ export async function addAccount(node: RunningNode, name: string, password: stri
   await settled(node);
 }
 
+/** The owner the node records for the account `name` (its pseudonym: src/domain/ownership.ts), keyed by the token secret in its node database. */
+export async function recordedOwner(node: RunningNode, name: string): Promise<string> {
+  const { NODE_SECRETS_ID } = await import('../../src/storage/node-repository.js');
+  const { OwnerPseudonyms } = await import('../../src/domain/ownership.js');
+  const secrets = await node.couch.use(node.names.node).get(NODE_SECRETS_ID) as unknown as { token_secret: string };
+  return new OwnerPseudonyms(secrets.token_secret).of(name);
+}
+
 /**
  * After a test wrote node, service or account documents straight to the store (as an operator
  * would): resolves once the node's _changes feeds have taken the change in (src/storage/followed-documents.ts).

@@ -19,7 +19,7 @@ import type { Account } from '../../storage/account-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
-import { isOwnedBy } from '../../domain/ownership.js';
+import type { OwnerPseudonyms } from '../../domain/ownership.js';
 import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
 import { isRecord } from '../../domain/is-record.js';
 import { AppError } from '../../errors/app-error.js';
@@ -53,7 +53,7 @@ function deletionWrite(doc: StoredDoc, rules: DeleteRules, now: string): StoredD
 }
 
 export class DeleteService {
-  constructor(private readonly store: ResourceRepository, private readonly clock: Clock) {}
+  constructor(private readonly store: ResourceRepository, private readonly clock: Clock, private readonly owners: OwnerPseudonyms) {}
 
   async delete(body: unknown, account: Account | undefined, rules: DeleteRules, docLimit: number | undefined): Promise<PublishResponse> {
     const ids = isRecord(body) ? body.request_IDs : undefined;
@@ -71,7 +71,7 @@ export class DeleteService {
       if (!doc || resourceState(doc) === 'other') { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
       // Already deleted (spec "Basic Delete"): marked, tombstoned, or a deletion document, as harvest reports them all.
       if (isDeleted(doc) || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
-      if (account && !isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
+      if (account && !this.owners.isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
       seen.add(id);
       results.push({ doc_ID: id, OK: true });
       const write = deletionWrite(doc, rules, now);

@@ -181,7 +181,7 @@ export class InboundService {
       // Decided without the signer's key, which a later batch may fetch: not a verdict on the document.
       if (refusal) { result.rejected.push({ id: incomingId, doc_ID: doc.doc_ID ?? incomingId, error: refusal, ...(signature.unverified?.transient ? { transient: true } : {}) }); continue; }
       // An original whose replacement came first is stored as its tombstone (it still replaces what it names).
-      const tombstone = await supersedingTombstone(existing, stored, pass.nodeKeyIds, pass.policy, pass.now);
+      const tombstone = await supersedingTombstone(existing, stored, pass.nodeKeyIds, pass.policy, pass.now, this.intake.owners);
       accepted.push({ ...base, replaces, notHeld: notHeldOf(replaces, state), ...(tombstone ? { doc: tombstone, supersededOriginal: stored } : {}) });
       state.set(docId, tombstone ?? stored);
       inBatch.add(docId);

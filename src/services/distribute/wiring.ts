@@ -23,6 +23,7 @@ import { ParkedRetrier } from './parked-retrier.js';
 import type { ServiceSettings } from '../service-settings.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
+import type { OwnerPseudonyms } from '../../domain/ownership.js';
 
 export interface Distribution {
   service: DistributeService;
@@ -60,12 +61,14 @@ export interface DistributionInput {
   peers: SafeFetcher;
   /** When documents whose refusal may pass are tried again (settings INCOMING_RETRY_MS, INCOMING_RETRY_LIFETIME_MS). */
   parking: ParkingPolicy;
+  /** Recorded owners (domain/ownership.ts), which an arriving original is compared by against an advance tombstone. */
+  owners: OwnerPseudonyms;
 }
 
 export function buildDistribution(input: DistributionInput): Distribution {
   const logger = input.logger.child({ component: 'distribution' });
   const repository = new DistributionRepository(input.couch, input.names, replicationSource(input.couch, input.names, input.embedded), input.nodes, input.views, !input.embedded);
-  const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock, logger });
+  const inbound = new InboundService({ nodes: input.nodes, store: input.resources, checks: input.checks, publicUrl: input.publicUrl, clock: input.clock, logger, owners: input.owners });
   const parked = new ParkedDocuments(new ParkedRepository(input.couch, input.names), input.parking, input.clock, logger);
   const receiver = new InboundReceiver(inbound, repository, input.metrics, logger, parked);
   const service = new DistributeService(input.nodes, repository, logger, input.leases, input.metrics, input.settings, input.peers, input.clock);

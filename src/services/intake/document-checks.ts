@@ -15,6 +15,7 @@ import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js
 import type { NodeRepository } from '../../storage/node-repository.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { Clock } from '../../domain/timestamps.js';
+import type { OwnerPseudonyms } from '../../domain/ownership.js';
 import { holdsIllFormedText } from '../../domain/well-formed-text.js';
 
 export type Envelope = Record<string, unknown>;
@@ -179,4 +180,6 @@ export interface DocumentIntake {
   clock: Clock;
   /** For what a document's answer cannot say (a tombstone left unwritten: replacement-writes.ts). */
   logger: Logger;
+  /** How owners are recorded and recognised (domain/ownership.ts): publish records, both compare advance tombstones. */
+  owners: OwnerPseudonyms;
 }

@@ -10,7 +10,7 @@ import type { NodePolicy } from '../../config/index.js';
 import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { buildTombstone, decideReplacement } from '../../domain/replacement.js';
-import { isOwnedBy, type Owner } from '../../domain/ownership.js';
+import type { OwnerPseudonyms } from '../../domain/ownership.js';
 import type { CheckContext, DocumentChecks, Envelope, SignatureOutcome } from './document-checks.js';
 import { isTombstone } from '../../domain/resource-document.js';
 import { buildAdvanceTombstone, isAdvanceTombstone, recordedReplacement } from '../../domain/advance-tombstone.js';
@@ -32,18 +32,21 @@ export async function replacementProof(checks: DocumentChecks, doc: Envelope, co
   return { ...signature, unverified: { reason: outcome.cause ?? outcome.failure, transient: outcome.transient === true } };
 }
 
+/** Whether the publishing account owns a stored document (OwnerPseudonyms.isOwnedBy for that account). */
+export type OwnedBy = (doc: StoredDoc) => boolean;
+
 /**
  * Why `doc` may not replace what it names (its own doc_ID and `replaces`), or undefined when it
- * may. `account` is the publishing account (none for inbound distribution).
+ * may. `ownedBy` asks about the publishing account (none for inbound distribution).
  */
-export async function replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy, account?: Owner): Promise<string | undefined> {
+export async function replacementRefusal(docId: string, doc: Envelope, replaces: string[], state: Map<string, StoredDoc>, signature: SignatureOutcome, nodeKeyIds: string[], policy: NodePolicy, ownedBy?: OwnedBy): Promise<string | undefined> {
   const existing = state.get(docId);
   if (isTombstone(existing)) return REPLACED_DOC_ID;
   // An advance tombstone under docId is decided by supersedingTombstone; one under a name in
   // `replaces` was left by an earlier replacement, and the first one wins.
   const targets = [...(isOriginal(existing) ? [existing] : []), ...replaces.map((id) => state.get(id)).filter(isOriginal)];
   for (const original of targets) {
-    const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: account && isOwnedBy(original, account), sameDocId: original === existing });
+    const decision = await decideReplacement({ original, replacement: doc, proof: signature, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner: ownedBy?.(original), sameDocId: original === existing });
     if (!decision.permitted) return `rejected replacement: ${decision.reason}`;
   }
   return undefined;
@@ -55,9 +58,9 @@ export async function replacementRefusal(docId: string, doc: Envelope, replaces:
  * stored as it is: no advance tombstone is there, or its replacement may not replace it (another
  * key), so it was no real replacement.
  */
-export async function supersedingTombstone(existing: StoredDoc | undefined, original: StoredDoc, nodeKeyIds: string[], policy: NodePolicy, now: string): Promise<StoredDoc | undefined> {
+export async function supersedingTombstone(existing: StoredDoc | undefined, original: StoredDoc, nodeKeyIds: string[], policy: NodePolicy, now: string, owners: OwnerPseudonyms): Promise<StoredDoc | undefined> {
   if (!isAdvanceTombstone(existing)) return undefined;
-  const { replacement, proof, byOwner } = recordedReplacement(existing, original);
+  const { replacement, proof, byOwner } = recordedReplacement(existing, original, owners);
   const decision = await decideReplacement({ original, replacement, proof, nodeKeyIds, superKeyFingerprints: policy.trusted_super_keys, byOwner });
   if (!decision.permitted) return undefined;
   return { ...buildTombstone(original, replacement, proof, now), ...(existing._rev ? { _rev: existing._rev } : {}) };
@@ -88,11 +91,11 @@ const replacerOf = (entry: AcceptedWrite): StoredDoc => entry.supersededOriginal
 /** Whether an accepted write may still replace `original`, a version of it stored since it was decided (replacementRefusal). */
 export type ReplacementRecheck = (entry: AcceptedWrite, original: StoredDoc) => Promise<boolean>;
 
-/** The recheck of a publish (by `account`) or of inbound distribution (none): the same rules as the first decision. */
-export function replacementRecheck(nodeKeyIds: string[], policy: NodePolicy, account?: Owner): ReplacementRecheck {
+/** The recheck of a publish (by the account `ownedBy` asks about) or of inbound distribution (none): the same rules as the first decision. */
+export function replacementRecheck(nodeKeyIds: string[], policy: NodePolicy, ownedBy?: OwnedBy): ReplacementRecheck {
   // '' names no stored document: only the original, under `replaces`, is decided.
   return async (entry, original) =>
-    (await replacementRefusal('', replacerOf(entry), [original._id], new Map([[original._id, original]]), entry.signature, nodeKeyIds, policy, account)) === undefined;
+    (await replacementRefusal('', replacerOf(entry), [original._id], new Map([[original._id, original]]), entry.signature, nodeKeyIds, policy, ownedBy)) === undefined;
 }
 
 /** Rounds of re-reading an original whose tombstone lost a race (each lost round means another writer won). */

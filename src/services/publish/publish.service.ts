@@ -14,7 +14,7 @@ import { OWNER_FIELD } from '../../domain/ownership.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
-import { REPLACED_DOC_ID, notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
+import { REPLACED_DOC_ID, notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type OwnedBy, type WriteOutcome } from '../intake/replacement-writes.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from '../intake/intake-pipeline.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
 import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
@@ -62,7 +62,10 @@ type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome;
 export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
 /** What a batch's decisions need beside the pipeline's pass (intake-pipeline.ts). */
-interface PublishRequest { context: CheckContext; nodeId: string; account: Account | undefined }
+interface PublishRequest { context: CheckContext; nodeId: string; account: Account | undefined; ownership: Ownership | undefined }
+
+/** The publishing account as its documents record it (the pseudonym: domain/ownership.ts), and whether it owns a stored one. */
+interface Ownership { record: string; ownedBy: OwnedBy }
 
 export class PublishService {
   private readonly nodeKeyIds = new ArmoredKeyIds();
@@ -133,9 +136,11 @@ export class PublishService {
     // replacement may refer to a document published earlier in the same batch (intake-pipeline.ts).
     const replaced = documents.flatMap((doc) => (isRecord(doc) && Array.isArray(doc.replaces) ? doc.replaces : []))
       .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
-    const request: PublishRequest = { context, nodeId, account };
+    const { owners } = this.intake;
+    const ownership = account ? { record: owners.of(account.name), ownedBy: (doc: StoredDoc) => owners.isOwnedBy(doc, account) } : undefined;
+    const request: PublishRequest = { context, nodeId, account, ownership };
     const ran = await this.pipeline.run(
-      { inputs: documents, replaced, nodeKeyIds: this.nodeKeyIds.of(keys.publicKey), recheck: (nodeKeyIds) => replacementRecheck(nodeKeyIds, context.policy, account), dryRun },
+      { inputs: documents, replaced, nodeKeyIds: this.nodeKeyIds.of(keys.publicKey), recheck: (nodeKeyIds) => replacementRecheck(nodeKeyIds, context.policy, ownership?.ownedBy), dryRun },
       this.steps(request, results, keys),
     );
     if (!ran) throw new Error('a publish batch has at least one document');
@@ -196,11 +201,11 @@ export class PublishService {
   /** Replacement policy against what is known of the stored documents, then the stored form. */
   private async prepare(entry: Omit<Accepted, 'doc'>, docId: string, pass: IntakePass, request: PublishRequest): Promise<Accepted | { error: string }> {
     const { state } = pass;
-    const { context, account } = request;
+    const { context, ownership } = request;
     // Any `replaces` needs the proof: what is not held gets an advance tombstone only with it.
     const needsProof = state.has(docId) || entry.replaces.length > 0;
     const signature = needsProof ? await replacementProof(this.intake.checks, entry.source, context, entry.signature) : entry.signature;
-    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, pass.nodeKeyIds, context.policy, account);
+    const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, pass.nodeKeyIds, context.policy, ownership?.ownedBy);
     if (refusal) return { error: refusal };
     const existing = state.get(docId);
     const doc: StoredDoc = {
@@ -214,14 +219,15 @@ export class PublishService {
       create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : pass.now,
       update_timestamp: pass.now,
       node_timestamp: pass.now,
-      // The owner (node-private, src/domain/ownership.ts): the account that publishes this version.
-      ...(account ? { [OWNER_FIELD]: account.name } : {}),
+      // The owner (node-private, src/domain/ownership.ts): the account that publishes this version,
+      // recorded by its pseudonym, since replication carries the field to peers.
+      ...(ownership ? { [OWNER_FIELD]: ownership.record } : {}),
       ...(entry.xmlCheck ? { [XML_CHECK_FIELD]: entry.xmlCheck } : {}),
       ...(existing?._rev ? { _rev: existing._rev } : {}),
     };
     // Its replacement came first (an advance tombstone): stored as its tombstone, and answered as a
     // replaced doc_ID is (recordWrites); what it replaces itself is still replaced.
-    const tombstone = await supersedingTombstone(existing, doc, pass.nodeKeyIds, context.policy, pass.now);
+    const tombstone = await supersedingTombstone(existing, doc, pass.nodeKeyIds, context.policy, pass.now, this.intake.owners);
     const written = tombstone ? { doc: tombstone, supersededOriginal: doc } : { doc };
     return { ...entry, signature, notHeld: notHeldOf(entry.replaces, state), ...written };
   }
