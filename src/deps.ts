@@ -129,7 +129,10 @@ export function buildDeps(input: DepsInput): Deps {
   const resources = new ResourceRepository(input.couch, input.names, views);
   const accounts = new AccountRepository(input.couch, input.names, followed.accounts);
   const fetchers = { public: createSafeFetcher({ allowPrivate: false, ...FETCH_LIMITS }), private: createSafeFetcher({ allowPrivate: true, ...FETCH_LIMITS }) };
-  const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger);
+  // A key location that did not answer is not asked again for 30 s, or for less than half the
+  // wait before a parked document's next try, which must fetch again (parked-documents.ts).
+  const unansweredForMs = Math.min(30_000, Math.floor(input.config.settings.incomingRetryMs / 2));
+  const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger, unansweredForMs);
   const signatures = new SignaturePool(input.config.settings.signatureWorkers);
   const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs', 'resource_data', 'distribute', 'filters', 'live_for_destination.js'))), keys, signatures);
   const settings = new ServiceSettings(nodes);

@@ -7,6 +7,7 @@
  * instead (distribution-parked.test.ts).
  * Runs on the suite's store: both ends on CouchDB with TEST_COUCHDB_URL, embedded otherwise.
  */
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { nsdlDocs, replacementChain, type Doc } from '../support/documents.js';
 import { postJson } from '../support/node.js';
@@ -81,15 +82,22 @@ describe('documents a destination refuses', function () {
     expect(held.get('proxied-1v2')).to.include({ doc_type: 'resource_data' });
   });
 
+  /** A document as a source's replicator sends it, with its own node's stamps. */
+  const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
+  const arrived = (doc: Doc, rev: string): Doc => ({ ...doc, ...stamps, _id: doc.doc_ID, _rev: rev });
+  /** Sets fields of B's node_policy over its original one (no fields: the original). */
+  const setPolicy = async (fields: Record<string, unknown>): Promise<unknown> => {
+    policy ??= (await b.node.deps.nodes.nodeDescription())?.node_policy as Record<string, unknown>;
+    const original = policy;
+    return b.node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), node_policy: { ...original, ...fields } }));
+  };
+  let policy: Record<string, unknown> | undefined;
+
   it('/incoming answers each document it refuses as forbidden, with the reason; one whose refusal may pass is parked, not refused', async () => {
     const pair = await generateNodeKeyPair('refusal-signer', 'refusal-signer@example.org');
     // Nothing listens on port 9 of loopback: the key location does not answer.
     const signed = (docId: string): Promise<Doc> => signEnvelope({ ...nsdlDocs(1)[0], doc_ID: docId }, pair.privateKeyArmored, undefined, ['http://127.0.0.1:9/refusal-signer']);
-    const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
-    const arrived = (doc: Doc, rev: string): Doc => ({ ...doc, ...stamps, _id: doc.doc_ID, _rev: rev });
     const [fresh, keptHome] = nsdlDocs(3).slice(1).map((doc, i): Doc => ({ ...doc, doc_ID: `incoming-answer-${i}` })) as [Doc, Doc];
-    const policy = (await b.node.deps.nodes.nodeDescription())?.node_policy as Record<string, unknown>;
-    const setPolicy = (fields: Record<string, unknown>): Promise<unknown> => b.node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), node_policy: { ...policy, ...fields } }));
     await setPolicy({ verify_signatures: true, allow_private_fetch: true });
     try {
       const docs = [
@@ -111,6 +119,31 @@ describe('documents a destination refuses', function () {
       expect(held.has('incoming-answer-unanswered-key')).to.equal(false);
     } finally {
       await setPolicy({});
+    }
+  });
+
+  it('a key location whose server takes connections and never answers is asked once, not by every batch naming it', async () => {
+    const pair = await generateNodeKeyPair('silent-signer', 'silent-signer@example.org');
+    let connections = 0;
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => { connections += 1; sockets.push(socket); });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const location = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/silent-signer`;
+    await setPolicy({ verify_signatures: true, allow_private_fetch: true });
+    try {
+      for (const docId of ['silent-key-1', 'silent-key-2']) {
+        const doc = await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: docId }, pair.privateKeyArmored, undefined, [location]);
+        const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [arrived(doc, '1-abc')], new_edits: false }, authOf(b.admin));
+        // Parked (the refusal may pass), so not among the refusals.
+        expect(response.status).to.equal(201);
+        expect(response.body).to.deep.equal([]);
+      }
+      // The first batch waited out the fetch's timeout; the second was told at once.
+      expect(connections).to.equal(1);
+    } finally {
+      await setPolicy({});
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });

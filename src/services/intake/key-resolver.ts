@@ -28,12 +28,48 @@ type Resolved = { keys: string[] } | { failure: string; transient: boolean };
 /** `transient`: some location failed in a way that may pass (the keys found may then differ). */
 export interface ResolvedKeys { keys: string[]; failures: string[]; transient: boolean }
 
+/** Key locations remembered as not answering, at most (the oldest is forgotten first). */
+const UNANSWERED_REMEMBERED = 1000;
+
+/**
+ * Key locations whose server did not answer (a transient failure), remembered for `forMs`: a
+ * server that takes connections and never answers costs the fetch's whole timeout (5 s), and
+ * without this every batch naming it paid that again, up to a replicator's batch of a thousand
+ * documents held 25 s for five such locations (a replicator gives up at 30 s). A process-local
+ * hint only: a miss fetches again, and another node process learns by itself.
+ */
+export class UnansweredLocations {
+  private readonly until = new Map<string, { failure: string; until: number }>();
+
+  constructor(private readonly forMs: number) {}
+
+  failureOf(url: string): string | undefined {
+    const entry = this.until.get(url);
+    if (entry === undefined) return undefined;
+    if (entry.until > Date.now()) return entry.failure;
+    this.until.delete(url);
+    return undefined;
+  }
+
+  remember(url: string, failure: string): void {
+    this.until.delete(url);
+    if (this.until.size >= UNANSWERED_REMEMBERED) this.until.delete(this.until.keys().next().value as string);
+    this.until.set(url, { failure, until: Date.now() + this.forMs });
+  }
+}
+
 export class KeyResolver {
+  private readonly unanswered: UnansweredLocations;
+
+  /** `unansweredForMs`: how long a key location that did not answer is taken as still not answering (UnansweredLocations). */
   constructor(
     private readonly nodes: NodeRepository,
     private readonly fetcherFor: (allowPrivate: boolean) => TextFetcher,
     private readonly logger?: Logger,
-  ) {}
+    unansweredForMs = 30_000,
+  ) {
+    this.unanswered = new UnansweredLocations(unansweredForMs);
+  }
 
   /** Armored keys found at the locations (a key server page holding the armored block is fine). */
   keysAt(locations: unknown, allowPrivate: boolean): Promise<ResolvedKeys> {
@@ -45,7 +81,7 @@ export class KeyResolver {
    * it, and `prefetch` reads the cache entries of every URL of the batch in one request.
    */
   batch(allowPrivate: boolean): KeyBatch {
-    return new KeyBatch(this.nodes, this.fetcherFor(allowPrivate), this.logger);
+    return new KeyBatch(this.nodes, this.fetcherFor(allowPrivate), this.logger, this.unanswered);
   }
 }
 
@@ -63,6 +99,7 @@ export class KeyBatch {
     private readonly nodes: NodeRepository,
     private readonly fetcher: TextFetcher,
     private readonly logger?: Logger,
+    private readonly unanswered?: UnansweredLocations,
   ) {}
 
   /** Reads the cache entries of every key location of these documents' signatures at once. */
@@ -101,13 +138,18 @@ export class KeyBatch {
     // One request fetches a bounded number of key locations, a few at a time: a batch naming a
     // thousand distinct URLs must not make the node fetch a thousand (2.5 GB in an audit).
     // Transient: the next batch finds the keys fetched by this one cached.
+    const unanswered = this.unanswered?.failureOf(url);
+    if (unanswered !== undefined) return { failure: unanswered, transient: true };
     if (this.fetches >= MAX_FETCHES_PER_BATCH) return { failure: `${url}: not fetched, the batch names more than ${MAX_FETCHES_PER_BATCH} key locations the node has not cached; publish fewer signers per batch`, transient: true };
     this.fetches += 1;
     const fetched = await this.fetching.run(() => this.fetcher.fetchText(url));
     if (!fetched.ok) {
       // The client is told what failed in its terms; the fetcher's detail goes to the log.
       this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
-      return { failure: `${url}: ${publicFetchFailure(fetched)}`, transient: isTransientFetchFailure(fetched) };
+      const failure = `${url}: ${publicFetchFailure(fetched)}`;
+      const transient = isTransientFetchFailure(fetched);
+      if (transient) this.unanswered?.remember(url, failure);
+      return { failure, transient };
     }
     const found = fetched.text.match(ARMORED_KEY) ?? [];
     if (found.length === 0) return { failure: `${url}: no armored public key found`, transient: false };
