@@ -48,17 +48,20 @@ export class ParkedRepository {
     this.db = couch.use(names.incomingParked);
   }
 
+  /** What is parked under these ids now (a removed one is absent). */
+  async held(ids: string[]): Promise<Map<string, HeldParkedDocument>> {
+    if (ids.length === 0) return new Map();
+    const answer = await inStore('read parked documents', () => this.db.fetch({ keys: ids }));
+    return new Map(answer.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, fromRow(row.doc as unknown as ParkedRow)] as const] : [])));
+  }
+
   /**
-   * Parks documents, replacing what is parked under the same id (a newer arrival of the
-   * document, or one parked by another node process meanwhile): the latest arrival is the one
-   * tried. Returns the ids parked; a document not parked is not among them.
+   * Parks documents, each over the parked revision `rev` names (none: a new parking). Returns the
+   * ids parked; one not parked (another node process parked it meanwhile: a conflict) is not
+   * among them.
    */
-  async park(documents: ParkedDocument[]): Promise<Set<string>> {
-    if (documents.length === 0) return new Set();
-    const held = await inStore('read parked documents', () => this.db.fetchRevs({ keys: documents.map((parked) => parked.id) }));
-    // A removed document's id has a deleted revision: writing without `_rev` then creates it anew.
-    const revs = new Map(held.rows.flatMap((row) => ('value' in row && row.value && !(row.value as { deleted?: boolean }).deleted ? [[row.id, row.value.rev] as const] : [])));
-    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, revs.get(parked.id)) as unknown as StoredDoc));
+  async park(documents: (ParkedDocument & { rev?: string })[]): Promise<Set<string>> {
+    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev) as unknown as StoredDoc));
     return new Set(results.filter((result) => result.ok).map((result) => result.id));
   }
 

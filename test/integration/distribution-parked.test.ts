@@ -101,6 +101,28 @@ describe('documents whose refusal may pass are parked and tried again', function
     }
   });
 
+  it('an older version arriving while a newer one is parked does not take its place: the newer one is stored', async () => {
+    const port = await freePort();
+    const version = async (keys: string[], updated: string): Promise<Doc> => ({
+      ...(await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: 'parked-versions', keys }, pair.privateKeyArmored, undefined, [`http://127.0.0.1:${port}/parked-signer`])),
+      ...STAMPS, update_timestamp: updated, _id: 'parked-versions',
+    });
+    const newer = await version(['newer'], '2026-01-02T00:00:00.000000Z');
+    const older = await version(['older'], '2026-01-01T00:00:00.000000Z');
+    // Newer first, then the older one, as two peers of a ring may deliver them.
+    for (const [doc, rev] of [[newer, '2-bbb'], [older, '1-aaa']] as const) {
+      const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [{ ...doc, _rev: rev }], new_edits: false }, authOf(b.admin));
+      expect(response.body).to.deep.equal([]);
+    }
+    const server = await keyServer(port, pair.publicKeyArmored);
+    try {
+      const stored = await waitFor('a version to be stored', async () => (await storedDocs(b)).get('parked-versions'), 20000);
+      expect(stored.keys).to.deep.equal(['newer']);
+    } finally {
+      server.close();
+    }
+  });
+
   it('through the incoming database: a document whose key location never answers is given up after the lifetime, logged and counted refused', async () => {
     const before = await metrics();
     const from = net.logs[1]?.length ?? 0;

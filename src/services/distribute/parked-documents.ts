@@ -12,7 +12,7 @@
  * document (stored, a duplicate, refused for a reason that will not pass) ends its parking.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/timestamps.js';
+import { compareTimestamps, type Clock } from '../../domain/timestamps.js';
 import { publicForm } from '../../domain/resource-document.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import type { HeldParkedDocument, ParkedDocument, ParkedRepository } from '../../storage/distribution-parked.js';
@@ -26,6 +26,12 @@ export interface ParkingPolicy {
 }
 
 const LONGEST_WAIT_MS = 60 * 60 * 1000;
+
+/** Whether `arriving` is a later version than `parked` by update_timestamp; without two comparable timestamps, the arrival is taken. */
+function isNewer(arriving: Record<string, unknown>, parked: Record<string, unknown>): boolean {
+  const order = compareTimestamps(arriving.update_timestamp, parked.update_timestamp);
+  return order === undefined || order > 0;
+}
 
 /** What a try again decided: the documents to keep parked (with their new state) and those done with. */
 export interface RetryOutcome { keep: HeldParkedDocument[]; done: HeldParkedDocument[]; gaveUp: Rejection[] }
@@ -61,7 +67,13 @@ export class ParkedDocuments {
     }));
     let parkedIds = new Set<string>();
     try {
-      parkedIds = await this.repository.park(documents);
+      const held = await this.repository.held(documents.map((parked) => parked.id));
+      // A version parked already that is not older than the one arriving stays (and stands for
+      // it): an older copy coming round a ring must not take the newer one's place, which no
+      // replicator would send again (the `stale` rule of inbound.service.ts, isStaleCopy).
+      const covered = documents.filter((parked) => { const kept = held.get(parked.id); return kept !== undefined && !isNewer(parked.doc, kept.doc); });
+      const written = await this.repository.park(documents.filter((parked) => !covered.includes(parked)).map((parked) => ({ ...parked, ...(held.get(parked.id) ? { rev: held.get(parked.id)?.rev } : {}) })));
+      parkedIds = new Set([...written, ...covered.map((parked) => parked.id)]);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, documents: documents.length }, 'incoming documents could not be parked: answered refused');
     }
