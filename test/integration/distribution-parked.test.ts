@@ -123,6 +123,27 @@ describe('documents whose refusal may pass are parked and tried again', function
     }
   });
 
+  it('a batch fetches at most 20 key locations it has not cached, each once; documents of the others are parked and stored at a later try', async () => {
+    let requests = 0;
+    const server = http.createServer((_request, response) => { requests += 1; response.writeHead(200, { 'content-type': 'text/plain' }); response.end(pair.publicKeyArmored); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      // 25 signers' key locations (one server), each named by two documents.
+      const docs = await Promise.all(Array.from({ length: 50 }, async (_, i) => ({
+        ...(await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: `capped-${i}` }, pair.privateKeyArmored, undefined, [`${base}/signer-${i % 25}`])),
+        ...STAMPS, _id: `capped-${i}`, _rev: '1-abc',
+      })));
+      const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs, new_edits: false }, authOf(b.admin));
+      expect(response.body).to.deep.equal([]);
+      expect(requests, 'fetches of the batch').to.equal(20);
+      await waitFor('every document to be stored', async () => { const held = await storedDocs(b); return docs.every((doc) => held.has(doc._id)); }, 20000);
+      expect(requests, 'fetches in all').to.equal(25);
+    } finally {
+      server.close();
+    }
+  });
+
   it('through the incoming database: a document whose key location never answers is given up after the lifetime, logged and counted refused', async () => {
     const before = await metrics();
     const from = net.logs[1]?.length ?? 0;

@@ -102,6 +102,11 @@ export class InboundService {
     // The document is its public form at the source: the incoming copy's store members are not part
     // of it, and node-private fields of the source (its publishing account) are no authority here.
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
+    // One key lookup for the batch, as publish has: each key location fetched once however many
+    // documents name it, at most MAX_FETCHES_PER_BATCH new ones, the cache read in one request.
+    // Without it each document fetched its signer's key itself (an audit saw 260 fetches of one
+    // dead location in one pass over parked documents).
+    context.keyBatch = this.intake.checks.keyBatch(envelopes.map(({ doc }) => doc), policy);
     const replaced = envelopes.flatMap(({ doc }) => (Array.isArray(doc.replaces) ? doc.replaces : [])).filter((id): id is string => typeof id === 'string' && id.length > 0);
     // A large batch is checked and written in slices, each written while the next is checked: a
     // replicator sends its next batch only when this one is answered (intake-pipeline.ts).
