@@ -55,18 +55,19 @@ export class InboundReceiver {
     const result = await this.inbound.process(parked.map((entry) => entry.doc));
     const outcome = await this.parking.settle(parked, result);
     const decided = { ...result, rejected: [...result.rejected.filter((rejection) => rejection.transient !== true), ...outcome.gaveUp], parked: 0 };
-    await this.report(decided, 'parked documents tried again', { still_parked: outcome.keep.length });
+    // At info whatever came of it: an operator watching a key server come back sees the documents stored.
+    await this.report(decided, 'parked documents tried again', { still_parked: outcome.keep.length }, true);
     return outcome;
   }
 
-  private async report(result: InboundResult, message: string, extra: Record<string, number> = {}): Promise<void> {
+  private async report(result: InboundResult, message: string, extra: Record<string, number> = {}, atInfo = false): Promise<void> {
     this.metrics.incomingResults(result);
     // A superseded original is stored too, as its tombstone.
     if (result.stored + result.superseded > 0) {
       this.pendingInSync = new Date().toISOString();
       if (Date.now() - this.statusWritten >= STATUS_EVERY_MS) await this.flush();
     }
-    const level = result.rejected.length > 0 || result.failed.length > 0 || result.parked > 0 ? 'info' : 'debug';
+    const level = atInfo || result.rejected.length > 0 || result.failed.length > 0 || result.parked > 0 ? 'info' : 'debug';
     // The reasons at the same level as the counts, bounded (rejection-summary.ts); every refusal
     // in full only at debug.
     const reasons = result.rejected.length > 0 ? rejectionReasons(result.rejected) : {};
