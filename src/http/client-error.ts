@@ -36,14 +36,18 @@ function refusedPath(packet: Buffer | undefined, errorAt: number | undefined): s
   return pathAt(head, 0);
 }
 
+const OAI_PMH_PATH = /^\/oai-pmh\/?$/i;
+
 export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number }, socket: Socket): void {
   if (!socket.writable) { socket.destroy(); return; }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
   const reason = tooLarge ? 'the request line and headers are too large (the limit is 16 KiB)' : 'the request is not valid HTTP';
   // OAI-PMH 2.0 §3.1.1 allows POST, whose arguments travel in the body, beyond this limit.
-  const [type, body] = refusedPath(error.rawPacket, error.bytesParsed) === '/OAI-PMH'
-    ? ['text/plain', `The ${reason}${tooLarge ? '; send long OAI-PMH arguments by POST (application/x-www-form-urlencoded)' : ''}.\n`]
+  const path = refusedPath(error.rawPacket, error.bytesParsed);
+  // Every path the router serves as OAI-PMH: @koa/router matches case-insensitively and with a trailing slash.
+  const [type, body] = path !== undefined && OAI_PMH_PATH.test(path)
+    ? ['text/plain', `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${tooLarge ? '; send long OAI-PMH arguments by POST (application/x-www-form-urlencoded)' : ''}.\n`]
     : ['application/json', JSON.stringify({ OK: false, error: reason })];
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
