@@ -72,11 +72,14 @@ export class ParkedRepository {
   }
 
   /**
-   * Writes the new state of documents tried again. A conflict means another node process tried
-   * it too, or it was parked again meanwhile: that process's state stands.
+   * Writes the new state of parked documents over the revisions they were read at, and returns
+   * those written with their new revisions. One not written met a conflict: another node process
+   * claimed or settled it, or it was parked again meanwhile, and that state stands.
    */
-  async reschedule(documents: HeldParkedDocument[]): Promise<void> {
-    await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev) as unknown as StoredDoc));
+  async reschedule(documents: HeldParkedDocument[]): Promise<HeldParkedDocument[]> {
+    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev) as unknown as StoredDoc));
+    const revs = new Map(results.flatMap((result) => (result.ok ? [[result.id, result.rev] as const] : [])));
+    return documents.flatMap((parked) => { const rev = revs.get(parked.id); return rev === undefined ? [] : [{ ...parked, rev }]; });
   }
 
   /** Removes documents done with (stored, refused for good, or given up); a conflict leaves a newer parking in place. */

@@ -12,9 +12,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { nsdlDocs, type Doc } from '../support/documents.js';
-import { postJson } from '../support/node.js';
+import { postJson, startTestNode, addAccount, tempDir, basicAuth, type TestNode } from '../support/node.js';
 import { scrape } from '../support/prometheus.js';
-import { storeEnv } from '../support/store.js';
+import { storeEnv, onCouchDB, prefixFor } from '../support/store.js';
 import { startTestNetwork, publish, distribute, storedDocs, outbound, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { generateNodeKeyPair, type NodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
 import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
@@ -176,6 +176,47 @@ describe('documents whose refusal may pass are parked and tried again', function
       expect(answer[0]?.reason).to.match(/^rejected signature: .*\(this may pass, but the node could not keep the document to try it again: it is not sent again unless it is published again\)$/);
     } finally {
       await parkedDb.destroy('_design/test-refuse-all', refusing.rev);
+    }
+  });
+});
+
+// Several node processes on one CouchDB (README "Scaling"); the embedded store has one per DATA_DIR.
+(onCouchDB ? describe : describe.skip)('parked documents with two node processes on one CouchDB', function () {
+  this.timeout(180000);
+  const OPS = { authorization: basicAuth('ops', 'ops-password-1') };
+  let nodes: TestNode[] = [];
+
+  before(async () => {
+    const env = { DB_PREFIX: prefixFor(tempDir()), INCOMING_RETRY_MS: '200' };
+    const nodeConfig = { policy: { verify_signatures: true, allow_private_fetch: true } };
+    nodes = [await startTestNode({ env, nodeConfig }), await startTestNode({ env, nodeConfig })];
+    await addAccount(nodes[0] as TestNode, 'ops', 'ops-password-1', 'network_admin');
+  });
+  after(async () => { for (const node of nodes) await node.stop(); });
+
+  it('each parked document is tried by one process at a time: stored once, and no process counts it a duplicate', async () => {
+    const [first] = nodes as [TestNode, TestNode];
+    const pair = await generateNodeKeyPair('two-process-signer', 'two-process-signer@example.org');
+    const port = await freePort();
+    const docs = await Promise.all(Array.from({ length: 40 }, async (_, i) => ({
+      ...(await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: `two-processes-${i}` }, pair.privateKeyArmored, undefined, [`http://127.0.0.1:${port}/signer`])),
+      ...STAMPS, _id: `two-processes-${i}`, _rev: '1-abc',
+    })));
+    expect((await postJson(`${first.url}/incoming/_bulk_docs`, { docs, new_edits: false }, OPS)).body).to.deep.equal([]);
+    const server = await keyServer(port, pair.publicKeyArmored);
+    try {
+      const counted = async (outcome: string): Promise<number> => {
+        let sum = 0;
+        for (const node of nodes) sum += (await scrape(`${node.url}/metrics`, OPS)).value('lr_incoming_documents_total', { outcome });
+        return sum;
+      };
+      await waitFor('every document stored', async () => (await counted('stored')) === docs.length, 30000);
+      // Every process has had time for more passes: none tries what the other stored.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await counted('duplicate')).to.equal(0);
+      expect(await counted('stored')).to.equal(docs.length);
+    } finally {
+      server.close();
     }
   });
 });

@@ -26,6 +26,8 @@ export interface ParkingPolicy {
 }
 
 const LONGEST_WAIT_MS = 60 * 60 * 1000;
+/** How long a claimed page is this process's to try (parked-retrier.ts tries one page at a time; a try fetches keys for at most 5 s each). */
+const CLAIM_MS = 5 * 60 * 1000;
 
 /** Whether `arriving` is a later version than `parked` by update_timestamp; without two comparable timestamps, the arrival is taken. */
 function isNewer(arriving: Record<string, unknown>, parked: Record<string, unknown>): boolean {
@@ -109,9 +111,17 @@ export class ParkedDocuments {
     return outcome;
   }
 
-  /** Up to `limit` parked documents due now, the longest due first. */
-  due(limit: number): Promise<HeldParkedDocument[]> {
-    return this.repository.due(this.clock().toISOString(), limit);
+  /**
+   * Up to `limit` parked documents due now, the longest due first, each claimed for this node
+   * process: its next try is moved CLAIM_MS ahead over the revision read, so that another process
+   * reading the same page gets a conflict and leaves it (two processes trying every document
+   * fetched every key twice and counted each arrival twice, once as a duplicate). A process that
+   * dies during its pass leaves its claims to run out.
+   */
+  async due(limit: number): Promise<HeldParkedDocument[]> {
+    const due = await this.repository.due(this.clock().toISOString(), limit);
+    const until = new Date(this.clock().getTime() + CLAIM_MS).toISOString();
+    return this.repository.reschedule(due.map((parked) => ({ ...parked, next_attempt: until })));
   }
 
   count(): Promise<number> {

@@ -1,10 +1,9 @@
 /**
- * Tries parked documents again when they are due (parked-documents.ts): a loop that reads the
- * documents due, a page at a time, hands them to inbound distribution (InboundReceiver.retry),
- * and sleeps until the next check. Its state is all in the store (each document's next try), so
- * a restarted node resumes, and several node processes may run it at once: trying a document
- * twice stores it once (inbound distribution is idempotent) and the second state write is a
- * conflict, left to the first.
+ * Tries parked documents again when they are due (parked-documents.ts): a loop that reads and
+ * claims the documents due, a page at a time, hands them to inbound distribution
+ * (InboundReceiver.retry), and sleeps until the next check. Its state is all in the store (each
+ * document's next try), so a restarted node resumes, and several node processes may run it at
+ * once: each document due is claimed by one of them (ParkedDocuments.due).
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from 'pino';
