@@ -53,7 +53,10 @@ export async function connectForTool(settings: Settings): Promise<ToolConnection
 /** Refuses a store that lacks the node's databases (no node started on it with this DB_PREFIX). */
 async function requireNodeDatabases(connection: ToolConnection, settings: Settings, names: DatabaseNames): Promise<void> {
   const existing = new Set(await inStore('list databases', () => connection.couch.db.list()));
-  const missing = Object.values(names).filter((name) => !existing.has(name));
+  // Not incoming_parked: added on 2026-11-27, it is created by the next start of the node, and a
+  // store an earlier version made is still a node's (an upgrade's first `lr-node account` comes
+  // before that start).
+  const missing = Object.values(names).filter((name) => name !== names.incomingParked && !existing.has(name));
   if (missing.length === 0) return;
   const setting = settings.couchdbUrl ? 'COUCHDB_URL' : 'DATA_DIR';
   throw new ConfigError(setting, `${connection.location} holds no node with DB_PREFIX "${settings.dbPrefix}" (no database ${missing.join(', ')}): set ${setting} and DB_PREFIX to the node's; ${START_ONCE}`);
