@@ -195,6 +195,18 @@ export class DistributionRepository {
     await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_out_run: run }));
   }
 
+  /**
+   * Records as aborted the run that started at `run.started`, unless that run recorded its own
+   * end: a process stopped between recording its run and releasing its lease left the lease
+   * behind too, and the run's own record must stand.
+   */
+  async recordAbandonedRun(run: { started: string; finished: null; OK: false; error: string }): Promise<void> {
+    await this.writeStatus((existing: StoredDoc | undefined) => {
+      const recorded = (existing?.last_out_run as { started?: unknown } | undefined)?.started;
+      return recorded === run.started && existing ? existing : { ...(existing ?? {}), _id: NODE_STATUS_ID, last_out_run: run };
+    });
+  }
+
   /** Sets node_status.last_in_sync: the last time inbound distribution stored documents. */
   async recordInbound(at: string): Promise<void> {
     await this.writeStatus((existing: StoredDoc | undefined) => ({ ...(existing ?? {}), _id: NODE_STATUS_ID, last_in_sync: at }));

@@ -131,6 +131,26 @@ describe('POST /distribute and the distribution lease', () => {
     expect((await status()).last_out_run).to.deep.equal(before);
   });
 
+  it('a lease left behind by a run that recorded its own end (stopped before releasing it) is no aborted run, for /status or for the run taking it over', async () => {
+    const status = async (): Promise<Record<string, unknown>> => (await getJson(`${node.url}/status`)).body;
+    expect((await postJson(`${node.url}/distribute`, '', ADMIN)).body).to.include({ OK: true });
+    await settled(node);
+    const recorded = (await status()).last_out_run as { started: string; OK: boolean };
+    expect(recorded.OK).to.equal(true);
+    // The same run's lease, left behind and expired.
+    expect(await leases.acquire('distribution', 'stopped-process', -1, recorded.started)).to.deep.equal({ acquired: true });
+    await settled(node);
+    expect((await status()).last_out_run).to.deep.equal(recorded);
+    await withSlowDestination(async ({ reached, answer }) => {
+      const run = postJson(`${node.url}/distribute`, '', ADMIN);
+      await reached;
+      // Taken over: the run's own record stands.
+      expect((await status()).last_out_run).to.deep.equal(recorded);
+      answer();
+      expect((await run).body).to.include({ OK: true, error: '' });
+    });
+  });
+
   it('of two concurrent acquisitions exactly one wins', async () => {
     const answers = await Promise.all([leases.acquire('race', 'p1', 60_000), leases.acquire('race', 'p2', 60_000)]);
     expect(answers.filter((answer) => answer.acquired)).to.have.length(1);

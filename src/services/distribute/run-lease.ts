@@ -60,7 +60,9 @@ export class RunLease {
       return answer;
     } finally {
       clearInterval(renewal);
-      await this.leases.release(LEASE, this.holder).catch(() => undefined);
+      // Left behind, the lease blocks other processes' runs until it expires (90 s), and /status
+      // reads it: worth a line in the log.
+      await this.leases.release(LEASE, this.holder).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not release the distribution lease: it expires by itself'));
     }
   }
 
@@ -82,7 +84,7 @@ export class RunLease {
    */
   private async recordAbandoned(started: string): Promise<void> {
     this.logger.warn({ since: started }, `distribution run recorded as aborted: ${ABANDONED_RUN}`);
-    await this.record(abandonedRunRecord(started));
+    await this.repo.recordAbandonedRun(abandonedRunRecord(started)).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not record the distribution run'));
   }
 
   private async record(run: Parameters<DistributionRepository['recordRun']>[0]): Promise<void> {

@@ -177,7 +177,8 @@ export class NodeInfoService {
       last_out_sync: status?.last_out_sync ?? null,
       // A run whose process died is reported aborted once its lease has expired, as the run that
       // takes the lease over records it (until then its last record was an earlier run's).
-      last_out_run: lease.leftBehind ? abandonedRunRecord(lease.leftBehind.since) : status?.last_out_run ?? null,
+      // A lease left behind by a run that recorded its own end (its process stopped before releasing it) is no aborted run.
+      last_out_run: lease.leftBehind && (status?.last_out_run as { started?: unknown } | undefined)?.started !== lease.leftBehind.since ? abandonedRunRecord(lease.leftBehind.since) : status?.last_out_run ?? null,
       out_run_in_progress: running ? { since: running.since } : null,
       outbound: status?.outbound ?? {},
       timestamp: new Date().toISOString(),
