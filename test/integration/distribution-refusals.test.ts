@@ -122,27 +122,52 @@ describe('documents a destination refuses', function () {
     }
   });
 
-  it('a key location whose server takes connections and never answers is asked once, not by every batch naming it', async () => {
-    const pair = await generateNodeKeyPair('silent-signer', 'silent-signer@example.org');
+  /** A server that takes connections and never answers, counting them. */
+  async function silentServer(): Promise<{ base: string; connections: () => number; close: () => void }> {
     let connections = 0;
     const sockets: Socket[] = [];
-    const silent = createServer((socket) => { connections += 1; sockets.push(socket); });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const location = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/silent-signer`;
+    const server = createServer((socket) => { connections += 1; sockets.push(socket); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      connections: () => connections,
+      close: () => { for (const socket of sockets) socket.destroy(); server.close(); },
+    };
+  }
+
+  it('a key location whose server takes connections and never answers is asked once, not by every batch naming it', async () => {
+    const pair = await generateNodeKeyPair('silent-signer', 'silent-signer@example.org');
+    const silent = await silentServer();
     await setPolicy({ verify_signatures: true, allow_private_fetch: true });
     try {
       for (const docId of ['silent-key-1', 'silent-key-2']) {
-        const doc = await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: docId }, pair.privateKeyArmored, undefined, [location]);
+        const doc = await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: docId }, pair.privateKeyArmored, undefined, [`${silent.base}/silent-signer`]);
         const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [arrived(doc, '1-abc')], new_edits: false }, authOf(b.admin));
         // Parked (the refusal may pass), so not among the refusals.
         expect(response.status).to.equal(201);
         expect(response.body).to.deep.equal([]);
       }
       // The first batch waited out the fetch's timeout; the second was told at once.
-      expect(connections).to.equal(1);
+      expect(silent.connections()).to.equal(1);
     } finally {
       await setPolicy({});
-      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it('a batch naming many key locations that never answer fetches four at a time and starts none after 10 s: it is answered before a replicator gives up', async () => {
+    const pair = await generateNodeKeyPair('silent-signers', 'silent-signers@example.org');
+    const silent = await silentServer();
+    await setPolicy({ verify_signatures: true, allow_private_fetch: true });
+    try {
+      const docs = await Promise.all(Array.from({ length: 12 }, async (_, i) => arrived(await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: `silent-many-${i}` }, pair.privateKeyArmored, undefined, [`${silent.base}/signer-${i}`]), '1-abc')));
+      const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs, new_edits: false }, authOf(b.admin));
+      expect(response.status).to.equal(201);
+      expect(response.body).to.deep.equal([]);
+      // Two rounds of four (5 s each), then the budget is spent: the last four are left for a later try.
+      expect(silent.connections()).to.equal(8);
+    } finally {
+      await setPolicy({});
       silent.close();
     }
   });

@@ -21,6 +21,15 @@ const MAX_LOCATIONS = 3;
 /** Key locations one batch fetches at most (cached ones are free), and at once. */
 export const MAX_FETCHES_PER_BATCH = 20;
 const FETCH_CONCURRENCY = 4;
+/**
+ * How long one batch may spend fetching keys: no fetch starts after it (the location is then
+ * left for a later batch, as past MAX_FETCHES_PER_BATCH). With four fetches at a time, each up
+ * to 5 s, a batch is answered within about 15 s however many locations never answer, under a
+ * CouchDB replicator's 30 s request timeout.
+ */
+const FETCH_BUDGET_MS = 10_000;
+
+const notFetchedInTime = (url: string): Resolved => ({ failure: `${url}: not fetched, the batch spent its ${FETCH_BUDGET_MS / 1000} s for fetching keys on other locations; it is fetched by a later batch`, transient: true });
 
 /** `transient`: the location may give the key later (its server did not answer: isTransientFetchFailure). */
 type Resolved = { keys: string[] } | { failure: string; transient: boolean };
@@ -93,6 +102,8 @@ export class KeyBatch {
   private readonly resolved = new Map<string, Promise<Resolved>>();
   private cached: Promise<Map<string, { keys: string[]; fetched: string }>> | undefined;
   private fetches = 0;
+  /** When this batch's first fetch started (FETCH_BUDGET_MS counts from it). */
+  private fetchStarted: number | undefined;
   private readonly fetching = new ConcurrencyLimit(FETCH_CONCURRENCY);
 
   constructor(
@@ -130,6 +141,10 @@ export class KeyBatch {
     return { keys, failures, transient };
   }
 
+  private budgetSpent(): boolean {
+    return this.fetchStarted !== undefined && Date.now() - this.fetchStarted > FETCH_BUDGET_MS;
+  }
+
   private async resolve(url: string): Promise<Resolved> {
     const cacheId = cacheIdOf(url);
     const prefetched = await this.cached;
@@ -140,9 +155,16 @@ export class KeyBatch {
     // Transient: the next batch finds the keys fetched by this one cached.
     const unanswered = this.unanswered?.failureOf(url);
     if (unanswered !== undefined) return { failure: unanswered, transient: true };
+    if (this.budgetSpent()) return notFetchedInTime(url);
     if (this.fetches >= MAX_FETCHES_PER_BATCH) return { failure: `${url}: not fetched, the batch names more than ${MAX_FETCHES_PER_BATCH} key locations the node has not cached; publish fewer signers per batch`, transient: true };
     this.fetches += 1;
-    const fetched = await this.fetching.run(() => this.fetcher.fetchText(url));
+    this.fetchStarted ??= Date.now();
+    const fetched = await this.fetching.run(() => {
+      // Waited for a free slot: the budget may be spent meanwhile.
+      if (this.budgetSpent()) return Promise.resolve(undefined);
+      return this.fetcher.fetchText(url);
+    });
+    if (fetched === undefined) return notFetchedInTime(url);
     if (!fetched.ok) {
       // The client is told what failed in its terms; the fetcher's detail goes to the log.
       this.logger?.warn({ url, detail: fetched.reason }, 'public key fetch failed');
