@@ -135,11 +135,21 @@ describe('documents a destination refuses', function () {
     };
   }
 
-  it('a key location whose server takes connections and never answers is asked once, not by every batch naming it', async () => {
-    const pair = await generateNodeKeyPair('silent-signer', 'silent-signer@example.org');
+  /** Runs `use` with B verifying signatures from loopback and a silent key server, both undone after. */
+  async function withSilentKeyServer(use: (silent: Awaited<ReturnType<typeof silentServer>>) => Promise<void>): Promise<void> {
     const silent = await silentServer();
     await setPolicy({ verify_signatures: true, allow_private_fetch: true });
     try {
+      await use(silent);
+    } finally {
+      await setPolicy({});
+      silent.close();
+    }
+  }
+
+  it('a key location whose server takes connections and never answers is asked once, not by every batch naming it', async () => {
+    const pair = await generateNodeKeyPair('silent-signer', 'silent-signer@example.org');
+    await withSilentKeyServer(async (silent) => {
       for (const docId of ['silent-key-1', 'silent-key-2']) {
         const doc = await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: docId }, pair.privateKeyArmored, undefined, [`${silent.base}/silent-signer`]);
         const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [arrived(doc, '1-abc')], new_edits: false }, authOf(b.admin));
@@ -149,27 +159,19 @@ describe('documents a destination refuses', function () {
       }
       // The first batch waited out the fetch's timeout; the second was told at once.
       expect(silent.connections()).to.equal(1);
-    } finally {
-      await setPolicy({});
-      silent.close();
-    }
+    });
   });
 
   it('a batch naming many key locations that never answer fetches four at a time and starts none after 10 s: it is answered before a replicator gives up', async () => {
     const pair = await generateNodeKeyPair('silent-signers', 'silent-signers@example.org');
-    const silent = await silentServer();
-    await setPolicy({ verify_signatures: true, allow_private_fetch: true });
-    try {
+    await withSilentKeyServer(async (silent) => {
       const docs = await Promise.all(Array.from({ length: 12 }, async (_, i) => arrived(await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: `silent-many-${i}` }, pair.privateKeyArmored, undefined, [`${silent.base}/signer-${i}`]), '1-abc')));
       const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs, new_edits: false }, authOf(b.admin));
       expect(response.status).to.equal(201);
       expect(response.body).to.deep.equal([]);
       // Two rounds of four (5 s each), then the budget is spent: the last four are left for a later try.
       expect(silent.connections()).to.equal(8);
-    } finally {
-      await setPolicy({});
-      silent.close();
-    }
+    });
   });
 });
 
