@@ -124,6 +124,38 @@ describe('documents whose refusal may pass are parked and tried again', function
     }
   });
 
+  it('a copy of a document held, identical or older, is a duplicate or stale while its key location does not answer, not parked', async () => {
+    const port = await freePort();
+    const server = await keyServer(port, pair.publicKeyArmored);
+    const version = async (keyLocation: string, keys: string[], updated: string): Promise<Doc> => ({
+      ...(await signEnvelope({ ...nsdlDocs(1)[0], doc_ID: 'held-copy', keys }, pair.privateKeyArmored, undefined, [keyLocation])),
+      ...STAMPS, update_timestamp: updated, _id: 'held-copy',
+    });
+    try {
+      const held = await version(`http://127.0.0.1:${port}/held-signer`, ['held'], '2026-01-02T00:00:00.000000Z');
+      expect((await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [{ ...held, _rev: '2-aaa' }], new_edits: false }, authOf(b.admin))).body).to.deep.equal([]);
+      await waitFor('the document to be stored', async () => (await storedDocs(b)).get('held-copy'), 20000);
+    } finally {
+      server.close();
+    }
+    // The same content and an older version come back round a ring, signed naming a key location
+    // that does not answer (port 9): what the node holds decides them, as without the key.
+    const dead = 'http://127.0.0.1:9/held-signer';
+    const before = await scrape(`${b.node.url}/metrics`, authOf(b.admin));
+    const copies = [
+      { ...(await version(dead, ['held'], '2026-01-02T00:00:00.000000Z')), _rev: '3-bbb' },
+      { ...(await version(dead, ['older'], '2026-01-01T00:00:00.000000Z')), _rev: '4-ccc' },
+    ];
+    for (const copy of copies) expect((await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [copy], new_edits: false }, authOf(b.admin))).body).to.deep.equal([]);
+    const counted = async (outcome: string): Promise<number> => (await scrape(`${b.node.url}/metrics`, authOf(b.admin))).value('lr_incoming_documents_total', { outcome }) - before.value('lr_incoming_documents_total', { outcome });
+    await waitFor('both copies decided', async () => (await counted('duplicate')) + (await counted('stale')) === 2, 20000);
+    expect(await counted('duplicate')).to.equal(1);
+    expect(await counted('stale')).to.equal(1);
+    expect(await counted('parked')).to.equal(0);
+    expect((await metrics()).parkedNow).to.equal(0);
+    expect(((await storedDocs(b)).get('held-copy') as Doc).keys).to.deep.equal(['held']);
+  });
+
   it('a batch fetches at most 20 key locations it has not cached, each once; documents of the others are parked and stored at a later try', async () => {
     let requests = 0;
     const server = http.createServer((_request, response) => { requests += 1; response.writeHead(200, { 'content-type': 'text/plain' }); response.end(pair.publicKeyArmored); });

@@ -64,6 +64,19 @@ function isStaleCopy(held: StoredDoc, incoming: Record<string, unknown>): boolea
   return order !== undefined && order <= 0;
 }
 
+/**
+ * What `decide` makes of a copy against the document held under its doc_ID, where that needs no
+ * signature: a copy of a document replaced here is superseded; the same content is a duplicate
+ * (only when everything it replaces is a tombstone here already, so nothing is left to do); a
+ * copy no newer is stale. Undefined: the copy needs its checks.
+ */
+function heldCopyVerdict(existing: StoredDoc | undefined, doc: Record<string, unknown>, replaced: (StoredDoc | undefined)[]): 'superseded' | 'duplicates' | 'stale' | undefined {
+  if (existing === undefined || isAdvanceTombstone(existing)) return undefined;
+  if (isTombstone(existing)) return 'superseded';
+  if (contentKey(existing) === contentKey(doc)) return replaced.every((original) => isTombstone(original)) ? 'duplicates' : undefined;
+  return isStaleCopy(existing, doc) ? 'stale' : undefined;
+}
+
 function contentKey(doc: Record<string, unknown>): string {
   try {
     return canonicalHash(doc, NUMBER_MODE_KEEP_INT);
@@ -122,7 +135,40 @@ export class InboundService {
         giveUp: (entries) => { result.failed.push(...entries.map((entry) => entry.incomingId)); },
       },
     );
+    await this.settleHeldCopies(result, new Map(envelopes.map(({ incomingId, doc }) => [incomingId, doc])));
     return result;
+  }
+
+  /**
+   * A refusal that may pass (its signer's key location did not answer) is no refusal of a copy
+   * this node already holds, or holds newer: `decide` would have counted it a duplicate, stale or
+   * superseded without its key, but the signature is checked first. Parked instead, every document
+   * coming back round a ring while its signer's key server was down sat in incoming_parked for
+   * days and was then given up, "counted refused", although the node held it (an audit's finding).
+   * Read only for such refusals, which are rare; a duplicate that replaces documents not yet
+   * tombstoned here stays refused: its tombstones need the proof its key gives.
+   */
+  private async settleHeldCopies(result: InboundResult, arrived: Map<string, Envelope>): Promise<void> {
+    const pending = result.rejected.flatMap((rejection) => {
+      const doc = rejection.transient === true ? arrived.get(rejection.id) : undefined;
+      return doc ? [{ rejection, doc, docId: typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : rejection.id }] : [];
+    });
+    if (pending.length === 0) return;
+    const replacesOf = (doc: Envelope, docId: string): string[] => (Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id.length > 0 && id !== docId) : []);
+    let held: Map<string, StoredDoc>;
+    try {
+      held = await this.intake.store.getMany([...new Set(pending.flatMap(({ doc, docId }) => [docId, ...replacesOf(doc, docId)]))]);
+    } catch {
+      return; // the refusals stand: parked, and tried again
+    }
+    const settled = new Set<Rejection>();
+    for (const { rejection, doc, docId } of pending) {
+      const verdict = heldCopyVerdict(held.get(docId), doc, replacesOf(doc, docId).map((id) => held.get(id)));
+      if (verdict === undefined) continue;
+      result[verdict] += 1;
+      settled.add(rejection);
+    }
+    result.rejected = result.rejected.filter((rejection) => !settled.has(rejection));
   }
 
   /** The checks of each document (validation, signature, filter, size), in the spec's order. */
