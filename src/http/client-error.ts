@@ -20,20 +20,26 @@ function pathAt(head: string, index: number): string | undefined {
 
 /**
  * The path of the refused request, if `packet` (the chunk Node was parsing) holds its request
- * line: the last one that begins the chunk or follows a blank line before the point of refusal,
- * since requests pipelined on one connection may precede it whole in the same chunk.
+ * line. Requests pipelined on one connection may precede it whole in the same chunk, so the
+ * chunk is walked request by request: a head, then as many body bytes as its Content-Length
+ * says. The refused request is the one whose head does not end before the point of refusal,
+ * or the last one the chunk holds. A chunk that does not begin with a request line (the head
+ * came in pieces) or holds a chunked body leaves the path unknown: a path guessed from a
+ * request line found elsewhere named the request before a body as the refused one.
  */
 function refusedPath(packet: Buffer | undefined, errorAt: number | undefined): string | undefined {
   if (!packet) return undefined;
-  const head = packet.subarray(0, Math.min(packet.length, errorAt ?? packet.length)).toString('latin1');
-  for (let end = head.length; end > 0;) {
-    const blank = head.lastIndexOf('\r\n\r\n', end - 1);
-    if (blank < 0) break;
-    const path = pathAt(head, blank + 4);
-    if (path !== undefined) return path;
-    end = blank;
+  const chunk = packet.subarray(0, Math.min(packet.length, errorAt ?? packet.length)).toString('latin1');
+  for (let start = 0; ;) {
+    const path = pathAt(chunk, start);
+    const headEnd = chunk.indexOf('\r\n\r\n', start);
+    if (path === undefined || headEnd < 0) return path;
+    const head = chunk.slice(start, headEnd);
+    if (/\r\ntransfer-encoding:/i.test(head)) return undefined;
+    const next = headEnd + 4 + Number(/\r\ncontent-length:[ \t]*(\d+)/i.exec(head)?.[1] ?? 0);
+    if (next >= chunk.length) return path;
+    start = next;
   }
-  return pathAt(head, 0);
 }
 
 const OAI_PMH_PATH = /^\/oai-pmh\/?$/i;

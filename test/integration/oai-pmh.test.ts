@@ -158,6 +158,10 @@ describe('OAI-PMH 2.0', () => {
         ['a 20 KB identifier', [oaiTooLarge], 0, '431 Request Header Fields Too Large', 'text'],
         ['a 20 KB header', [`POST /OAI-PMH HTTP/1.1\r\nHost: a\r\nX-Big: ${long}\r\n\r\n`], 0, '431 Request Header Fields Too Large', 'text'],
         ['after a complete request on the connection', [`GET /status HTTP/1.1\r\nHost: a\r\n\r\n${oaiTooLarge}`], 0, '431 Request Header Fields Too Large', 'text'],
+        // A pipelined request with a body before the refused one: its body is no request line (the /OAI-PMH POST was taken for the refused request).
+        ['after a complete POST with a body, on /harvest', [`POST /OAI-PMH HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 13\r\n\r\nverb=IdentifyGET /harvest/listrecords?x=${long} HTTP/1.1\r\nHost: a\r\n\r\n`], 0, '431 Request Header Fields Too Large', 'json'],
+        ['after a complete POST with a body, on /OAI-PMH', [`POST /harvest/listrecords HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}${oaiTooLarge}`], 0, '431 Request Header Fields Too Large', 'text'],
+        ['after a chunked body (the path unknown)', [`POST /OAI-PMH HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${oaiTooLarge}`], 0, '431 Request Header Fields Too Large', 'json'],
         ['a header that is no HTTP', ['GET /OAI-PMH?verb=Identify HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n'], 0, '400 Bad Request', 'text'],
         // Paths the router serves as OAI-PMH too.
         ['on /oai-pmh', [oaiTooLarge.replace('/OAI-PMH', '/oai-pmh')], 0, '431 Request Header Fields Too Large', 'text'],
