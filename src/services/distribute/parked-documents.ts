@@ -74,7 +74,7 @@ export class ParkedDocuments {
       // it): an older copy coming round a ring must not take the newer one's place, which no
       // replicator would send again (the `stale` rule of inbound.service.ts, isStaleCopy).
       const covered = documents.filter((parked) => { const kept = held.get(parked.id); return kept !== undefined && !isNewer(parked.doc, kept.doc); });
-      const written = await this.repository.park(documents.filter((parked) => !covered.includes(parked)).map((parked) => ({ ...parked, ...(held.get(parked.id) ? { rev: held.get(parked.id)?.rev } : {}) })));
+      const written = await this.repository.park(documents.filter((parked) => !covered.includes(parked)).map((parked) => { const kept = held.get(parked.id); return kept ? { ...parked, rev: kept.rev } : parked; }));
       parkedIds = new Set([...written, ...covered.map((parked) => parked.id)]);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, documents: documents.length }, 'incoming documents could not be parked: answered refused');
