@@ -95,6 +95,18 @@ export interface DepsInput {
 /** How often a held publish asks the store how far its indexes trail (one probe shared by the held requests). */
 const PACING_PROBE_MS = 100;
 
+/**
+ * From this PUBLISH_MAX_INDEX_LAG on, the limit is a backstop rather than a pace (the default,
+ * 50,000: config/settings.ts): publishing runs at the store's speed until the indexes trail that
+ * far. The warmer keeps its quiet rule instead of passing beside every write (which would take
+ * CPU from the writes a backstop lets through): a held request stops its publisher's writes, so
+ * the pass comes within its quiet second. A figure under a second old and at most half the limit
+ * admits a request without asking the store again.
+ * Below it the limit paces every write, measured with eager passes (README "After a bulk publish").
+ */
+const PACING_BACKSTOP_FROM = 20_000;
+const BACKSTOP_FIGURE_REUSE_MS = 1000;
+
 /** Limits for every URL fetched on behalf of a document (key locations, linked payloads). */
 const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 
@@ -115,10 +127,14 @@ export function buildDeps(input: DepsInput): Deps {
   const nodes = new NodeRepository(input.couch, input.names, followed);
   const warmTargetList = warmTargets(input.designDocs, 'resource_data');
   const maxIndexLag = input.config.settings.publishMaxIndexLag;
-  const warmer = new IndexWarmer(input.couch, input.names.resourceData, warmTargetList, input.logger, { ...DEFAULT_WARMER_OPTIONS, eager: maxIndexLag !== undefined });
+  const backstop = maxIndexLag !== undefined && maxIndexLag >= PACING_BACKSTOP_FROM;
+  const warmer = new IndexWarmer(input.couch, input.names.resourceData, warmTargetList, input.logger, { ...DEFAULT_WARMER_OPTIONS, eager: maxIndexLag !== undefined && !backstop });
   const pacing = maxIndexLag === undefined ? undefined : new IndexPacer(
     new StoreIndexLag(input.couch, input.names.resourceData, warmTargetList.map((target) => target.ddoc)),
-    { maxLag: maxIndexLag, maxWaitMs: input.config.settings.viewWaitMs, probeMs: PACING_PROBE_MS },
+    {
+      maxLag: maxIndexLag, maxWaitMs: input.config.settings.viewWaitMs, probeMs: PACING_PROBE_MS,
+      ...(backstop ? { reuseRecentMs: BACKSTOP_FIGURE_REUSE_MS } : {}),
+    },
   );
   const views = new ViewReader(input.config.settings.viewWaitMs, {
     maps: new ViewMaps(input.designDocs, 'resource_data'), activity: warmer,

@@ -32,16 +32,16 @@ async function storeLag(node: TestNode): Promise<number> {
  * Publishes `batches` batches of distinct documents one after another: the store's index lag
  * right after each answer, and the doc_IDs given.
  */
-async function publishAndMeasure(node: TestNode, batches: number): Promise<{ lags: number[]; ids: string[] }> {
+async function publishAndMeasure(node: TestNode, batches: number, size = BATCH): Promise<{ lags: number[]; ids: string[] }> {
   const corpus = nsdlDocs(100);
-  const docs = Array.from({ length: batches }, (_, batch) => Array.from({ length: BATCH }, (_, i) => ({ ...corpus[i % corpus.length], resource_locator: `http://example.org/paced/${batch}/${i}` })));
+  const docs = Array.from({ length: batches }, (_, batch) => Array.from({ length: size }, (_, i) => ({ ...corpus[i % corpus.length], resource_locator: `http://example.org/paced/${batch}/${i}` })));
   const lags: number[] = [];
   const ids: string[] = [];
   for (const documents of docs) {
     const answer = await postJson(`${node.url}/publish`, { documents }, { authorization: AUTH });
     expect(answer.body.OK, JSON.stringify(answer.body).slice(0, 300)).to.equal(true);
     const results = answer.body.document_results as { OK: boolean; doc_ID: string }[];
-    expect(results.filter((result) => result.OK)).to.have.length(BATCH);
+    expect(results.filter((result) => result.OK)).to.have.length(size);
     ids.push(...results.map((result) => result.doc_ID));
     lags.push(await storeLag(node));
   }
@@ -77,10 +77,38 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
     }
   });
 
+  it('a limit of 20,000 or more is a backstop: publishes are answered at the store\'s speed until the indexes trail by more, then held until they catch up', async () => {
+    // 20,000 is where a limit becomes a backstop (src/deps.ts): passes keep the warmer's quiet rule.
+    const node = await startTestNode({ env: { PUBLISH_MAX_INDEX_LAG: '20000', VIEW_WAIT_MS: '170000', MONITORING_PORT: '0' } });
+    try {
+      await addAccount(node, 'paced', 'paced-password-1');
+      const { lags } = await publishAndMeasure(node, 22, 1000);
+      expect(Math.max(...lags), `lags after each publish: ${lags.join(', ')}`).to.be.at.most(20000);
+      const metrics = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
+      const held = metric(metrics, 'lr_publish_paced_total{outcome="caught_up"}');
+      const current = metric(metrics, 'lr_publish_paced_total{outcome="current"}');
+      expect({ held: held > 0, answered: held + current }).to.deep.equal({ held: true, answered: 22 });
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('with the default settings publishing is checked against the backstop (50,000)', async () => {
+    const node = await startTestNode({ env: { MONITORING_PORT: '0' } });
+    try {
+      await addAccount(node, 'paced', 'paced-password-1');
+      await publishAndMeasure(node, 1);
+      const metrics = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
+      expect(metric(metrics, 'lr_publish_paced_total{outcome="current"}')).to.equal(1);
+    } finally {
+      await node.stop();
+    }
+  });
+
   it('without it, a run of quick publishes leaves the indexes of the embedded store behind (what the limit prevents)', async function () {
     // CouchDB 3's own background indexer (ken) may keep up with six small batches whatever the node does.
     if (onCouchDB) this.skip();
-    const node = await startTestNode();
+    const node = await startTestNode({ env: { PUBLISH_MAX_INDEX_LAG: 'off' } });
     try {
       await addAccount(node, 'paced', 'paced-password-1');
       const { lags } = await publishAndMeasure(node, 6);
@@ -123,7 +151,9 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
 
   it('refuses a limit below 100, a word other than off, and a limit without the index warmer, naming the setting', () => {
     expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: 'off' }).publishMaxIndexLag).to.equal(undefined);
-    expect(loadSettings({}).publishMaxIndexLag).to.equal(undefined);
+    // By default a backstop of 50,000, with the index warmer on (its default); off without it.
+    expect(loadSettings({}).publishMaxIndexLag).to.equal(50000);
+    expect(loadSettings({ INDEX_WARMING: 'off' }).publishMaxIndexLag).to.equal(undefined);
     expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: '2000' }).publishMaxIndexLag).to.equal(2000);
     expect(() => loadSettings({ PUBLISH_MAX_INDEX_LAG: '50' })).to.throw(/PUBLISH_MAX_INDEX_LAG: must be a whole number of documents, at least 100, or off/);
     expect(() => loadSettings({ PUBLISH_MAX_INDEX_LAG: 'on' })).to.throw(/PUBLISH_MAX_INDEX_LAG: must be/);

@@ -87,4 +87,27 @@ describe('index pacer: publish answers held to the index rate', () => {
       process.off('warning', onWarning);
     }
   });
+
+  describe('as a backstop (a large limit: reuseRecentMs)', () => {
+    const backstop = { ...options, reuseRecentMs: 200 };
+
+    it('admits a call on a figure under reuseRecentMs old that showed at most half the limit, without asking again', async () => {
+      const source = scripted(500, 400);
+      const pacer = new IndexPacer(source, backstop);
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(source.probes).to.equal(1);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(source.probes, 'a figure past reuseRecentMs is asked again').to.equal(2);
+    });
+
+    it('asks again when the recent figure showed more than half the limit', async () => {
+      const source = scripted(501, 0);
+      const pacer = new IndexPacer(source, backstop);
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(source.probes).to.equal(2);
+    });
+  });
 });
