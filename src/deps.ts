@@ -97,7 +97,7 @@ const PACING_PROBE_MS = 100;
 
 /**
  * From this PUBLISH_MAX_INDEX_LAG on, the limit is a backstop rather than a pace (the default,
- * 50,000: config/settings.ts): publishing runs at the store's speed until the indexes trail that
+ * 20,000: config/settings.ts): publishing runs at the store's speed until the indexes trail that
  * far. The warmer keeps its quiet rule instead of passing beside every write (which would take
  * CPU from the writes a backstop lets through): a held request stops its publisher's writes, so
  * the pass comes within its quiet second. A figure under a second old and at most half the limit

@@ -140,7 +140,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * 1,000,000); bounded, no more than this many changes are left to index. Large enough that no
  * publish of up to 20,000 documents (issue 19's benchmark) meets it on either store.
  */
-const DEFAULT_PUBLISH_MAX_INDEX_LAG = 50_000;
+const DEFAULT_PUBLISH_MAX_INDEX_LAG = 20_000;
 
 export const SETTINGS = [
   { key: 'port', env: 'PORT', description: 'TCP port the node listens on (0 picks a free one)', default: () => 8080, parse: parsePort },
@@ -165,7 +165,7 @@ export const SETTINGS = [
     return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
   } },
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: onOrOff },
-  { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: 'answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off. Default: 50000 with INDEX_WARMING on (a backstop: a bulk publish runs at the store\'s speed until its indexes trail that far, so the first reads after it never wait for more than that), off without', default: (partial) => (partial.indexWarming === true ? DEFAULT_PUBLISH_MAX_INDEX_LAG : undefined), parse: (raw, env) => {
+  { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: 'answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off. Default: 20000 with INDEX_WARMING on (a backstop: a bulk publish runs at the store\'s speed until its indexes trail that far, so the first reads after it never wait for more than that), off without', default: (partial) => (partial.indexWarming === true ? DEFAULT_PUBLISH_MAX_INDEX_LAG : undefined), parse: (raw, env) => {
     return raw === 'off' ? undefined : wholeNumber(raw, env, { min: 100 }, 'of documents, at least 100, or off');
   } },
   { key: 'compressionLevel', env: 'COMPRESSION_LEVEL', description: 'zlib level of gzip and deflate answers, 1 (fastest, the default) to 9 (smallest): each level above 1 costs node CPU on every compressed page for a few per cent fewer bytes', default: () => 1, parse: (raw, env) => {

@@ -93,7 +93,7 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
     }
   });
 
-  it('with the default settings publishing is checked against the backstop (50,000)', async () => {
+  it('with the default settings publishing is checked against the backstop (20,000)', async () => {
     const node = await startTestNode({ env: { MONITORING_PORT: '0' } });
     try {
       await addAccount(node, 'paced', 'paced-password-1');
@@ -151,8 +151,8 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
 
   it('refuses a limit below 100, a word other than off, and a limit without the index warmer, naming the setting', () => {
     expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: 'off' }).publishMaxIndexLag).to.equal(undefined);
-    // By default a backstop of 50,000, with the index warmer on (its default); off without it.
-    expect(loadSettings({}).publishMaxIndexLag).to.equal(50000);
+    // By default a backstop of 20,000, with the index warmer on (its default); off without it.
+    expect(loadSettings({}).publishMaxIndexLag).to.equal(20000);
     expect(loadSettings({ INDEX_WARMING: 'off' }).publishMaxIndexLag).to.equal(undefined);
     expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: '2000' }).publishMaxIndexLag).to.equal(2000);
     expect(() => loadSettings({ PUBLISH_MAX_INDEX_LAG: '50' })).to.throw(/PUBLISH_MAX_INDEX_LAG: must be a whole number of documents, at least 100, or off/);
