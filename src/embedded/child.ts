@@ -19,6 +19,7 @@ import replication from 'pouchdb-replication';
 import find from 'pouchdb-find';
 import expressPouchDB from 'express-pouchdb';
 import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
+import { guardedLeveldown } from './storage-fault.js';
 import { exitCodeOf } from '../errors/exit-codes.js';
 
 /** Longest a stopping store waits for responses in progress. */
@@ -52,6 +53,17 @@ function restrictModes(dataDir: string, storeDir: string, files: string[]): void
   }
 }
 
+/**
+ * Ends the store at once, saying why in one line (the supervisor logs the child's last words and
+ * starts it again): a storage fault (storage-fault.ts), or an error nothing handled, such as a
+ * view index write that failed in the background (pouchdb-abstract-mapreduce), which Node would
+ * otherwise report with its whole stack at each of the restarts.
+ */
+function stopOnFault(kind: string, error: unknown): never {
+  process.stderr.write(`embedded store stopped (${kind}): ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -64,6 +76,8 @@ function isAdmin(header: string | undefined, settings: ChildSettings): boolean {
 }
 
 async function main(): Promise<void> {
+  process.on('uncaughtException', (error) => stopOnFault('uncaught error', error));
+  process.on('unhandledRejection', (reason) => stopOnFault('uncaught error', reason));
   const settings = await readSettings();
   const storeDir = path.join(settings.dataDir, 'store');
   const configPath = path.join(settings.dataDir, 'express-pouchdb.json');
@@ -76,7 +90,8 @@ async function main(): Promise<void> {
   }), { mode: 0o600 });
 
   const Pouch = PouchDB.plugin(leveldbAdapter).plugin(httpAdapter).plugin(mapreduce)
-    .plugin(replication).plugin(find).defaults({ prefix: storeDir + path.sep });
+    .plugin(replication).plugin(find)
+    .defaults({ prefix: storeDir + path.sep, db: guardedLeveldown((error) => stopOnFault('storage fault', error)) });
   // Without `compression`: CouchDB 3.x answers JSON uncompressed whatever Accept-Encoding says, and
   // on loopback gzip is CPU spent twice (the store compresses, the node's HTTP client inflates).
   // Without `disk-size`: it added `disk_size` to every database info by walking the database's

@@ -20,3 +20,7 @@ declare module 'express-pouchdb' {
   function expressPouchDB(pouch: unknown, options: Record<string, unknown>): Handler;
   export default expressPouchDB;
 }
+declare module 'leveldown' {
+  function leveldown(location: string): unknown;
+  export default leveldown;
+}

@@ -60,6 +60,16 @@ async function freePort(): Promise<number> {
 /** The longest wait between two attempts to start the store again. */
 const MAX_RESTART_DELAY_MS = 10_000;
 
+/**
+ * A child that exits sooner than this after it listened is a restart that failed too: on a full
+ * disk the store listened, then died opening its first database, and was started again 200 ms
+ * later, about 1.4 times a second for as long as the disk stayed full (an audit; half a core,
+ * and a stack in the log at each). Each such exit doubles the wait before the next start, up to
+ * MAX_RESTART_DELAY_MS (the first waits 200 ms, as after any exit); a child that lived longer
+ * starts the count again.
+ */
+const STABLE_AFTER_MS = 30_000;
+
 export class EmbeddedCouch {
   private child: ChildProcess | undefined;
   /** True from the child's "listening" message until it exits. */
@@ -67,6 +77,8 @@ export class EmbeddedCouch {
   private port = 0;
   private stopping = false;
   private restarts = 0;
+  /** Children in a row that exited within STABLE_AFTER_MS of listening. */
+  private shortLived = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly startWaiters = new Set<() => void>();
 
@@ -115,11 +127,13 @@ export class EmbeddedCouch {
     });
     return new Promise((resolve, reject) => {
       let listening = false;
+      let listeningAt = 0;
       let reported = ''; // what the child said before it exited (its listen error), over IPC
       child.on('message', (message: { type?: string; message?: string }) => {
         if (message.type === 'error' && typeof message.message === 'string') reported = message.message;
         if (message.type === 'listening') {
           listening = true;
+          listeningAt = Date.now();
           this.listening = true;
           this.options.logger.info({ port: this.port, storePid: child.pid }, 'embedded store listening');
           for (const waiter of this.startWaiters) waiter();
@@ -140,8 +154,12 @@ export class EmbeddedCouch {
         }
         if (this.stopping) return;
         this.restarts += 1;
-        this.options.logger.error({ code, signal, stderr: stderrTail.slice(-500) }, 'embedded store exited; restarting');
-        this.restartAfter(this.options.restartDelayMs ?? 200, 1);
+        this.shortLived = Date.now() - listeningAt < STABLE_AFTER_MS ? this.shortLived + 1 : 0;
+        const base = this.options.restartDelayMs ?? 200;
+        // The first exit waits `base`; each later one in a row twice as long as the one before.
+        const delayMs = Math.min(base * 2 ** Math.min(Math.max(0, this.shortLived - 1), 16), Math.max(base, MAX_RESTART_DELAY_MS));
+        this.options.logger.error({ code, signal, stderr: stderrTail.slice(-500), retryInMs: delayMs }, 'embedded store exited; restarting');
+        this.restartAfter(delayMs, 1);
       });
     });
   }
