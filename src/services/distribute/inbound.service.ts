@@ -25,7 +25,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
-import { compareTimestamps } from '../../domain/timestamps.js';
+import { compareTimestamps, timestampAfter } from '../../domain/timestamps.js';
 import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import { isAdvanceTombstone } from '../../domain/advance-tombstone.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
@@ -221,7 +221,8 @@ export class InboundService {
       // field, never arrives: publicForm): without it OAI-PMH parsed every record that came by
       // distribution again at each harvest (saxes, about 0.1 ms a 4 KB record).
       const xmlRecord = entry.xmlCheck ? { [XML_CHECK_FIELD]: entry.xmlCheck } : {};
-      const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: pass.now, ...xmlRecord, ...(existing?._rev ? { _rev: existing._rev } : {}) };
+      // After the version held, even when a racing writer stored that one in between (timestampAfter).
+      const stored: StoredDoc = { ...doc, _id: docId, doc_ID: docId, node_timestamp: timestampAfter(pass.now, existing?.node_timestamp), ...xmlRecord, ...(existing?._rev ? { _rev: existing._rev } : {}) };
       const base = { incomingId, checked: entry, doc: stored, signature, optimistic: optimistic && existing === undefined };
       if (duplicate) {
         // Not written again, but the tombstones of what it replaces may still be due (a crash

@@ -22,6 +22,7 @@ import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '.
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
 import { MAX_NESTING, nestsDeeperThan } from '../../domain/nesting.js';
+import { timestampAfter } from '../../domain/timestamps.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 
@@ -208,6 +209,8 @@ export class PublishService {
     const refusal = await replacementRefusal(docId, entry.source, entry.replaces, state, signature, pass.nodeKeyIds, context.policy, ownership?.ownedBy);
     if (refusal) return { error: refusal };
     const existing = state.get(docId);
+    // After the version it replaces, even when a racing request wrote that one in between.
+    const stamp = timestampAfter(timestampAfter(pass.now, existing?.update_timestamp), existing?.node_timestamp);
     const doc: StoredDoc = {
       ...entry.source,
       _id: docId,
@@ -217,8 +220,8 @@ export class PublishService {
       publish_node: typeof existing?.publish_node === 'string' ? existing.publish_node : request.nodeId,
       publishing_node: typeof existing?.publishing_node === 'string' ? existing.publishing_node : request.nodeId,
       create_timestamp: typeof existing?.create_timestamp === 'string' ? existing.create_timestamp : pass.now,
-      update_timestamp: pass.now,
-      node_timestamp: pass.now,
+      update_timestamp: stamp,
+      node_timestamp: stamp,
       // The owner (node-private, src/domain/ownership.ts): the account that publishes this version,
       // recorded by its pseudonym, since replication carries the field to peers.
       ...(ownership ? { [OWNER_FIELD]: ownership.record } : {}),

@@ -1,6 +1,6 @@
 /** Node timestamps (src/domain/timestamps.ts) and resumption tokens (src/domain/resumption-token.ts), without a node. */
 import { expect } from 'chai';
-import { compareTimestamps, dayDatestamp, nodeTimestamp, secondsDatestamp } from '../../../src/domain/timestamps.js';
+import { compareTimestamps, dayDatestamp, nodeTimestamp, secondsDatestamp, timestampAfter } from '../../../src/domain/timestamps.js';
 import { TOKEN_LIFETIME_MS, TokenCodec, peekPayload, requestFingerprint } from '../../../src/domain/resumption-token.js';
 import { passwordWeakness } from '../../../src/domain/password-strength.js';
 
@@ -82,5 +82,20 @@ describe('compareTimestamps: order in time, whatever the fractional digits', () 
     for (const other of [undefined, 12, '2024-01-01', '2024-01-01T00:00:00+01:00', 'yesterday']) {
       expect(compareTimestamps(other, '2024-01-01T00:00:00Z'), String(other)).to.equal(undefined);
     }
+  });
+});
+
+describe('timestampAfter: a new version stamped after the one it replaces', () => {
+  it('is now when now is later, or when there is nothing comparable before', () => {
+    expect(timestampAfter('2026-01-01T00:00:01.000000Z', '2026-01-01T00:00:00.999999Z')).to.equal('2026-01-01T00:00:01.000000Z');
+    expect(timestampAfter('2026-01-01T00:00:01.000000Z', undefined)).to.equal('2026-01-01T00:00:01.000000Z');
+    expect(timestampAfter('2026-01-01T00:00:01.000000Z', 'yesterday')).to.equal('2026-01-01T00:00:01.000000Z');
+  });
+
+  it('is one microsecond after the previous one when now is not later (a racing write, a clock behind)', () => {
+    expect(timestampAfter('2026-01-01T00:00:01.000000Z', '2026-01-01T00:00:01.000000Z')).to.equal('2026-01-01T00:00:01.000001Z');
+    expect(timestampAfter('2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:01.5Z')).to.equal('2026-01-01T00:00:01.500001Z');
+    expect(timestampAfter('2026-01-01T00:00:00.000000Z', '2026-12-31T23:59:59.999999Z')).to.equal('2027-01-01T00:00:00.000000Z');
+    expect(compareTimestamps(timestampAfter('2025-01-01T00:00:00.000000Z', '2026-01-01T00:00:00Z'), '2026-01-01T00:00:00Z')).to.be.above(0);
   });
 });
