@@ -80,8 +80,11 @@ async function checkServer(couch: Couch, nodeConfig: () => Promise<NodeConfig>, 
   logger.info({ couchdbVersion: check.version }, 'CouchDB checked');
 }
 
-/** The node configuration a start applies, and the kept CONFIG it came from when CONFIG is unset (bootstrap checks it: kept-config.ts). */
-interface AppliedConfig { node: NodeConfig; kept?: KeptConfig }
+/**
+ * The node configuration a start applies, and the kept CONFIG it came from when CONFIG is unset
+ * (bootstrap checks it: kept-config.ts). `keepAsGiven`: what to keep as if CONFIG had given it.
+ */
+interface AppliedConfig { node: NodeConfig; kept?: KeptConfig; keepAsGiven?: Record<string, unknown> }
 
 /** Where a ConfigError says a kept CONFIG this version cannot use comes from, and what replaces it. */
 const KEPT_CONFIG_SOURCE = 'the CONFIG an earlier start was given, kept in the node database (applied when CONFIG is unset; CONFIG=FILE or CONFIG=defaults replaces it) ';
@@ -107,10 +110,13 @@ async function nodeConfigOf(start: StartConfig, couch: Couch, names: DatabaseNam
   }
   if (await nodes.hasStarted()) {
     logger.warn('CONFIG is unset and this store keeps no CONFIG of an earlier start (versions before this one kept none): the defaults apply, as they did then; start once with CONFIG=FILE and later starts without CONFIG keep it');
-  } else {
-    logger.info('CONFIG is unset and no node has started on this store: the default configuration applies (CONFIG=FILE gives another)');
+    return { node: defaultNodeConfig() };
   }
-  return { node: defaultNodeConfig() };
+  // Kept as CONFIG=defaults keeps them: a later start without CONFIG then knows this store was
+  // started by a version that keeps a CONFIG, and does not take it for an earlier version's (every
+  // start without CONFIG on a store a first start without CONFIG made was warned so: an audit).
+  logger.info('CONFIG is unset and no node has started on this store: the default configuration applies, and later starts without CONFIG keep it (CONFIG=FILE gives another)');
+  return { node: defaultNodeConfig(), keepAsGiven: {} };
 }
 
 export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
@@ -164,12 +170,12 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     let applied: Promise<AppliedConfig> | undefined;
     const resolveApplied = (): Promise<AppliedConfig> => (applied ??= nodeConfigOf(startConfig, couch, names, logger));
     if (settings.couchdbUrl) await checkServer(couch, async () => (await resolveApplied()).node, logger, credentials);
-    const { node: nodeConfig, kept } = await resolveApplied();
+    const { node: nodeConfig, kept, keepAsGiven } = await resolveApplied();
     const config: AppConfig = { settings, node: nodeConfig };
     if (!startConfig.given) handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
-      couch, names, config: config.node, given: startConfig.given?.given, kept, publicUrl, logger, designDocs,
+      couch, names, config: config.node, given: startConfig.given?.given ?? keepAsGiven, kept, publicUrl, logger, designDocs,
       generateKeys: generateNodeKeys, retireDesignDocs: settings.retireDesignDocs,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });

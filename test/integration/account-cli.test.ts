@@ -222,7 +222,16 @@ describe('lr-node config show', function () {
   it('prints the CONFIG kept in the node database as JSON, which starts the node as CONFIG=FILE; says when none is kept (exit 1)', async () => {
     const dataDir = tempDir();
     let node = await startTestNode({ dataDir });
-    await node.stop();
+    try {
+      // A first start without CONFIG keeps the defaults, as CONFIG=defaults does.
+      const defaults = await lrNode(['config', 'show'], { env: { DATA_DIR: dataDir } });
+      expect({ code: defaults.code, stdout: defaults.stdout }).to.deep.equal({ code: 0, stdout: '{}\n' });
+      // A store an earlier version started keeps none.
+      const nodeDb = node.couch.use(node.names.node);
+      await nodeDb.destroy('node_config', (await nodeDb.get('node_config'))._rev);
+    } finally {
+      await node.stop();
+    }
     const none = await lrNode(['config', 'show'], { env: { DATA_DIR: dataDir } });
     expect({ code: none.code, stdout: none.stdout, stderr: none.stderr }).to.deep.equal({ code: 1, stdout: '', stderr: `${storeLine('config', dataDir, 'stopped')}config: no CONFIG is kept in the node database: no start of this node was given CONFIG=FILE or CONFIG=defaults since its upgrade to a version that keeps one, and a start without CONFIG applies the defaults\n` });
     const given = { node: { node_name: 'Shown' }, services: { harvest: { service_data: { doc_limit: 5 } } } };

@@ -232,6 +232,21 @@ describe('start-up', () => {
     }
   });
 
+  it('a store first started without CONFIG keeps the defaults: a later start without CONFIG applies them without the earlier-version warning', async () => {
+    const dataDir = tempDir();
+    const first = await startTestNode({ dataDir });
+    await first.stop();
+    const second = await startTestNode({ dataDir });
+    try {
+      // Every start after the first was warned that "versions before this one kept none" (an audit).
+      expect(second.logs.filter((line) => line.includes('this store keeps no CONFIG of an earlier start'))).to.deep.equal([]);
+      expect(second.logs.some((line) => line.includes('CONFIG is unset: the node applies the CONFIG an earlier start was given'))).to.equal(true);
+      expect((await getJson(`${second.url}/status`)).status).to.equal(200);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('a start without CONFIG refuses a kept CONFIG whose node documents a start that keeps none rewrote since (a rollback); its own PUBLIC_URL changes and a node_config without a record do not', async () => {
     const keptDir = tempDir();
     const nodeName = async (node: TestNode): Promise<unknown> => (await getJson(`${node.url}/status`)).body.node_name;
