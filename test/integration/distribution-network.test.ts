@@ -158,6 +158,18 @@ describe('distribution in small networks', function () {
       expect(calls).to.be.within(2, 8);
     });
 
+    it('logs a tick that found a run in progress as skipped, not as a run', async () => {
+      const lines: { msg: string; ok?: boolean; running_since?: string }[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as { msg: string }); } });
+      const scheduler = new DistributionScheduler(node.deps.nodes, async () => ({ OK: true, error: '', running_since: '2026-01-01T00:00:00.000Z' }), logger, 60);
+      await node.deps.nodes.reconcileNodeDoc('node_description', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), sync_frequency: 1 }));
+      scheduler.start();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await scheduler.stop();
+      expect(lines.filter((line) => line.msg === 'scheduled distribution')).to.deep.equal([]);
+      expect(lines.some((line) => line.msg === 'scheduled distribution skipped: a run is in progress' && line.running_since === '2026-01-01T00:00:00.000Z')).to.equal(true);
+    });
+
     it('counts the period from the last run of any process (node_status.last_out_run), so several processes run one schedule', async () => {
       let calls = 0;
       // One "minute" of 600 ms: the other process's status must reach this one through the store

@@ -17,7 +17,7 @@ export class DistributionScheduler {
   /** `minuteMs` is one minute of sync_frequency (shorter in tests). */
   constructor(
     private readonly nodes: NodeRepository,
-    private readonly distribute: () => Promise<{ OK: boolean; error: string }>,
+    private readonly distribute: () => Promise<{ OK: boolean; error: string; running_since?: string }>,
     private readonly logger: Logger,
     private readonly minuteMs = 60_000,
   ) {}
@@ -54,7 +54,10 @@ export class DistributionScheduler {
       if (Date.now() - last < minutes * this.minuteMs) return;
       this.lastRun = Date.now();
       const answer = await this.distribute();
-      this.logger.info({ ok: answer.OK, error: answer.error || undefined }, 'scheduled distribution');
+      // A run already in progress (this process's, or another's holding the lease) ran nothing:
+      // logged as a run, the log showed two runs a minute where there was one (an audit).
+      if (answer.running_since !== undefined) this.logger.info({ running_since: answer.running_since }, 'scheduled distribution skipped: a run is in progress');
+      else this.logger.info({ ok: answer.OK, error: answer.error || undefined }, 'scheduled distribution');
     } catch (error) {
       this.logger.warn({ err: (error as Error).message }, 'scheduled distribution failed');
     }
