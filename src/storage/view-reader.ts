@@ -13,7 +13,7 @@
  */
 import type { DocumentScope, DocumentViewResponse } from 'nano';
 import { storeUnavailable } from '../errors/app-error.js';
-import { abortableRequest, mapCouchError } from './couch.js';
+import { abortableRequest, mapCouchError, storeNotAnswering } from './couch.js';
 import { MAX_BACKLOG, currentRows, type IndexRow } from './current-reads.js';
 import { BacklogRows, revisions } from './backlog-rows.js';
 import { BacklogFeed } from './backlog-feed.js';
@@ -43,6 +43,15 @@ export type ViewResult<V> = DocumentViewResponse<V, unknown> & { update_seq?: st
  * arrived up to 10 s after its index was built), and costs the store one held request per client.
  */
 const RETRY_AFTER_SECONDS = 2;
+
+/** How long a read that ran out of time gives the store to answer its database info (outOfTime). */
+const STORE_PROBE_MS = 2000;
+
+/** AbortSignal.timeout's reason (DOMException "TimeoutError"), however the request rejected with it. */
+function isTimeout(error: unknown): boolean {
+  const named = (value: unknown): boolean => (value as { name?: unknown } | undefined)?.name === 'TimeoutError';
+  return named(error) || named((error as { cause?: unknown } | undefined)?.cause);
+}
 
 /** What the index warmer (index-warmer.ts) knows of the database's writes, as a hint. */
 export interface WriteActivity {
@@ -168,7 +177,7 @@ export class ViewReader {
       }
       return rebuilt.rows as ViewResult<V>['rows'];
     } catch (error) {
-      if (signal.aborted) throw this.stillBuilding('read the changes not yet indexed', error);
+      if (signal.aborted) throw await this.outOfTime(db, 'read the changes not yet indexed', error, this.waitMs);
       return 'store_error'; // the up-to-date read that follows reports the store's trouble, if any
     }
   }
@@ -179,12 +188,23 @@ export class ViewReader {
     try {
       return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params }, signal) as ViewResult<V>;
     } catch (error) {
-      if (signal.aborted) throw this.stillBuilding(what, error);
+      if (signal.aborted) throw await this.outOfTime(db, what, error, typeof limit === 'number' ? limit : this.waitMs);
       throw mapCouchError(error, what);
     }
   }
 
-  private stillBuilding(what: string, cause: unknown): Error {
+  /**
+   * A read that ran out of time: an index still being built, when the store answers its
+   * database info at once; else a store that does not answer at all (stopped, hung), said so.
+   * Every such read was told "still being built; retry in 2 s", and a SIGSTOPped store's every
+   * retry then waited the whole VIEW_WAIT_MS again (an audit).
+   */
+  private async outOfTime(db: DocumentScope<unknown>, what: string, cause: unknown, waitedMs: number): Promise<Error> {
+    try {
+      await databaseUpdateSeq(db.server, db.config.db, AbortSignal.timeout(STORE_PROBE_MS));
+    } catch (error) {
+      return isTimeout(error) ? storeNotAnswering(waitedMs, what, cause) : mapCouchError(error, what);
+    }
     return storeUnavailable(`the store's index for this request is still being built (${what}); retry in ${RETRY_AFTER_SECONDS} s`, { cause, retryAfter: RETRY_AFTER_SECONDS });
   }
 }

@@ -106,3 +106,45 @@ describe('/status while the store does not answer', function () {
     expect(after.status, JSON.stringify(after.body)).to.equal(200);
   });
 });
+
+describe('a view read that runs out of time (VIEW_WAIT_MS)', function () {
+  this.timeout(120000);
+  let proxied: ProxiedNode;
+  before(async () => {
+    proxied = await startProxiedNode({ VIEW_WAIT_MS: '1500' });
+    const published = await (async () => {
+      await addAccount(proxied.node, 'slow-view', 'slow-view-password-1');
+      return postJson(`${proxied.node.url}/publish`, { documents: nsdlDocs(3) }, { authorization: basicAuth('slow-view', 'slow-view-password-1') });
+    })();
+    expect(published.body.OK).to.equal(true);
+  });
+  after(async () => proxied?.stop());
+
+  const harvest = (): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> => getJson(`${proxied.node.url}/harvest/listrecords`, { signal: AbortSignal.timeout(20000) });
+
+  it('says the index is still being built when only the view is slow (the store answers its database info)', async () => {
+    const views = (method: string, path: string): boolean => path.includes('/_view/');
+    proxied.proxy.slow(4000, views);
+    try {
+      const answer = await harvest();
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
+      expect(String(answer.body.error)).to.match(/index for this request is still being built .*retry in 2 s/);
+      expect(answer.headers.get('retry-after')).to.equal('2');
+    } finally {
+      proxied.proxy.slow(0, views);
+    }
+  });
+
+  it('says the store has not answered when it answers nothing (stopped, hung), not that an index is being built', async () => {
+    proxied.proxy.stall();
+    try {
+      const answer = await harvest();
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
+      expect(String(answer.body.error)).to.match(/^the store has not answered within 1\.5 s/);
+      expect(Number(answer.headers.get('retry-after'))).to.equal(10);
+    } finally {
+      proxied.proxy.release();
+    }
+    expect((await harvest()).status).to.equal(200);
+  });
+});
