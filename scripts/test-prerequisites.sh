@@ -8,6 +8,7 @@
 #   chromium                       the browser tests (/auth sign-in), driven by playwright-core
 #   script (bsdutils), openssl     the terminal test's pseudo-terminal; a self-signed certificate
 #   gpg                            GnuPG, an independent OpenPGP verifier of the node's signatures
+#   prlimit (util-linux)           a node started under a small open-files limit
 # test/support/programs.ts lists the same programs: a test that needs a missing one fails, never skips.
 # Without root (or password-less sudo) it names what is missing and stops, so the tests that need
 # those programs never run half-equipped.
@@ -21,6 +22,7 @@ perl -MAtompub::Client -MXML::Atom::Client -e1 >/dev/null 2>&1 || need+=(libatom
 command -v script >/dev/null 2>&1 || need+=(bsdutils)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v gpg >/dev/null 2>&1 || need+=(gpg)
+command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

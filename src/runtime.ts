@@ -26,6 +26,7 @@ import { generateNodeKeys } from './domain/node-keys.js';
 import { listenMonitoring } from './monitoring-app.js';
 import { namingSetting } from './errors/exit-codes.js';
 import { refuseDataDirInUse } from './embedded/data-dir-in-use.js';
+import { processConnectionLimit } from './http/connection-limit.js';
 
 export { PROJECT_ROOT } from './config/project-root.js';
 
@@ -119,6 +120,22 @@ async function nodeConfigOf(start: StartConfig, couch: Couch, names: DatabaseNam
   return { node: defaultNodeConfig(), keepAsGiven: {} };
 }
 
+/** Caps the connections held at once (http/connection-limit.ts); a refusal is logged at most once a minute. */
+function limitConnections(server: http.Server, logger: Logger): void {
+  const limit = processConnectionLimit();
+  if (limit === undefined) return;
+  server.maxConnections = limit;
+  let lastWarned = 0;
+  let dropped = 0;
+  server.on('drop', () => {
+    dropped += 1;
+    if (Date.now() - lastWarned < 60_000) return;
+    lastWarned = Date.now();
+    logger.warn({ maxConnections: limit, dropped }, 'connections refused: the node holds as many as its open-files limit allows (half of it, for the store\'s sockets); raise the limit (ulimit -n) or put a proxy with a connection limit in front');
+    dropped = 0;
+  });
+}
+
 export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
   const { settings } = startConfig;
   let embedded: EmbeddedCouch | undefined;
@@ -146,6 +163,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
   // hold connections that long): a 10 MiB publish batch at 1 Mbit/s takes 80 s.
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 }, (req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
+  limitConnections(server, logger);
   let built: ReturnType<typeof buildDeps> | undefined;
   try {
     await new Promise<void>((resolve, reject) => {

@@ -13,10 +13,14 @@ export interface NodeProcess {
   embeddedPid: number | undefined;
 }
 
-/** Runs main.ts on the suite's store (support/store.ts) unless `env` names a CouchDB itself. */
-export function runMain(env: Record<string, string>, args: string[] = [], detached = false): ChildProcess {
+/**
+ * Runs main.ts on the suite's store (support/store.ts) unless `env` names a CouchDB itself.
+ * `launcher`: a command that runs node after it (e.g. prlimit with its options).
+ */
+export function runMain(env: Record<string, string>, args: string[] = [], detached = false, launcher: string[] = []): ChildProcess {
   const store = storeEnvOf(env);
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
+  const [command = process.execPath, ...before] = [...launcher, process.execPath];
+  return spawn(command, [...before, '--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...store, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,8 +50,8 @@ export async function waitForLog(running: NodeProcess, message: string, timeoutM
 
 /** Starts main.ts and resolves once it logs "node listening". */
 /** `detached`: the node leads a process group of its own, as a command started at a terminal does. */
-export function startMain(env: Record<string, string>, args: string[] = [], timeoutMs = 60000, detached = false): Promise<NodeProcess> {
-  const child = runMain({ PORT: '0', LOG_LEVEL: 'info', ...env }, args, detached);
+export function startMain(env: Record<string, string>, args: string[] = [], timeoutMs = 60000, detached = false, launcher: string[] = []): Promise<NodeProcess> {
+  const child = runMain({ PORT: '0', LOG_LEVEL: 'info', ...env }, args, detached, launcher);
   let out = '';
   let embeddedPid: number | undefined;
   return new Promise((resolve, reject) => {

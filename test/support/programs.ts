@@ -23,6 +23,7 @@ export const PROGRAMS = {
   script: { probe: { command: 'script', args: ['--version'] }, debian: 'bsdutils' },
   openssl: { probe: { command: 'openssl', args: ['version'] }, debian: 'openssl' },
   gpg: { probe: { command: 'gpg', args: ['--version'] }, debian: 'gpg' },
+  prlimit: { probe: { command: 'prlimit', args: ['--version'] }, debian: 'util-linux' },
 } satisfies Record<string, Program>;
 
 export type ProgramName = keyof typeof PROGRAMS;
