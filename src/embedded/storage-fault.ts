@@ -1,6 +1,6 @@
 /**
- * LevelDB under the embedded store, guarded: an IO error or a corruption that a write or an
- * open reports ends the store process at once, before anything is answered, and the supervisor
+ * LevelDB under the embedded store, guarded: an IO error that a write or an open reports ends
+ * the store process at once, before anything is answered, and the supervisor
  * starts it again (supervisor.ts, backing off while the restarts keep failing).
  *
  * Why (an audit that filled the disk under the store): a write that failed for want of space
@@ -21,10 +21,15 @@ import leveldown from 'leveldown';
 type Callback = (error?: Error | null, ...results: unknown[]) => void;
 type Method = (...args: unknown[]) => void;
 
-/** What LevelDB says of a failing disk or a damaged file (leveldb/status.cc: "IO error: …", "Corruption: …"). */
+/**
+ * What LevelDB says of a write or open the disk refused (leveldb/status.cc: "IO error: …"). Not
+ * its "Corruption: …": a damaged file stays damaged through a restart, and stopping the store for
+ * it would take every database down with the one that holds it (a damaged view index), where the
+ * error leaves the others serving.
+ */
 export function isStorageFault(error: unknown): boolean {
   const message = error instanceof Error ? `${error.message} ${String((error as { cause?: Error }).cause?.message ?? '')}` : '';
-  return /(?:^|\s)(?:IO error|Corruption):/.test(message);
+  return /(?:^|\s)IO error:/.test(message);
 }
 
 /** The methods of a leveldown instance that write or open (abstract-leveldown's private API). */
