@@ -99,13 +99,15 @@ const PACING_PROBE_MS = 100;
  * From this PUBLISH_MAX_INDEX_LAG on, the limit is a backstop rather than a pace (the default,
  * 20,000: config/settings.ts): publishing runs at the store's speed until the indexes trail that
  * far. The warmer keeps its quiet rule instead of passing beside every write (which would take
- * CPU from the writes a backstop lets through): a held request stops its publisher's writes, so
- * the pass comes within its quiet second. A figure under a second old and at most half the limit
- * admits a request without asking the store again.
+ * CPU from the writes a backstop lets through) until a request is held, then passes beside the
+ * writes while requests are held. A figure under a second old and at most half the limit admits
+ * a request without asking the store again.
  * Below it the limit paces every write, measured with eager passes (README "After a bulk publish").
  */
 const PACING_BACKSTOP_FROM = 20_000;
 const BACKSTOP_FIGURE_REUSE_MS = 1000;
+/** While requests are held at a backstop, the warmer passes beside the writes, for this long after the last hold. */
+const BACKSTOP_HURRY_MS = 10_000;
 
 /** Limits for every URL fetched on behalf of a document (key locations, linked payloads). */
 const FETCH_LIMITS = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
@@ -133,7 +135,7 @@ export function buildDeps(input: DepsInput): Deps {
     new StoreIndexLag(input.couch, input.names.resourceData, warmTargetList.map((target) => target.ddoc)),
     {
       maxLag: maxIndexLag, maxWaitMs: input.config.settings.viewWaitMs, probeMs: PACING_PROBE_MS,
-      ...(backstop ? { reuseRecentMs: BACKSTOP_FIGURE_REUSE_MS } : {}),
+      ...(backstop ? { reuseRecentMs: BACKSTOP_FIGURE_REUSE_MS, onHeld: () => warmer.hurry(BACKSTOP_HURRY_MS) } : {}),
     },
   );
   const views = new ViewReader(input.config.settings.viewWaitMs, {

@@ -52,6 +52,8 @@ export interface IndexPacerOptions {
    * four store requests more. Unset: every request asks (a small limit is kept exactly).
    */
   reuseRecentMs?: number;
+  /** Called each time a request is held, before it sleeps: the index warmer passes beside the writes meanwhile (index-warmer.ts, hurry). */
+  onHeld?: () => void;
 }
 
 export class IndexPacer {
@@ -91,6 +93,7 @@ export class IndexPacer {
       if (lag <= this.options.maxLag) return held ? 'caught_up' : 'current';
       const left = deadline - Date.now();
       if (left <= 0) return 'gave_up';
+      this.options.onHeld?.();
       held = true;
       // A probe any held request starts while this one sleeps serves this one too.
       since = performance.now();

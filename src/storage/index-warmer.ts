@@ -51,6 +51,8 @@ export class IndexWarmer implements WriteActivity {
   /** The sequence the last poll saw (-1 before the first). */
   private seenSeq = -1;
   private passes = 0;
+  /** Passes run beside the writes until then (Date.now()), as with `eager` (hurry). */
+  private hurriedUntil = 0;
 
   constructor(
     private readonly couch: Couch,
@@ -70,6 +72,17 @@ export class IndexWarmer implements WriteActivity {
 
   latestSeq(): number | undefined {
     return this.stopped || this.seenSeq === -1 ? undefined : this.seenSeq;
+  }
+
+  /**
+   * Passes run beside the writes, quiet or not, for the next `forMs`: publish requests are being
+   * held until the indexes catch up (index-pacer.ts, a backstop limit), so the writes now wait for
+   * the passes rather than compete with them, as with `eager`. On the embedded store, which
+   * indexes only when asked, waiting for a quiet second before each pass made a held 100,000-
+   * document publish hold its batches the whole VIEW_WAIT_MS while one long pass caught up.
+   */
+  hurry(forMs: number): void {
+    this.hurriedUntil = Math.max(this.hurriedUntil, Date.now() + forMs);
   }
 
   /** Passes completed so far (for tests and /metrics). */
@@ -98,7 +111,8 @@ export class IndexWarmer implements WriteActivity {
         const behind = seq !== this.warmedSeq;
         const quiet = now - lastMoveAt >= this.options.quietMs;
         const overdue = now - lastPassAt >= this.options.maxLagMs;
-        if (behind && (quiet || overdue || this.warmedSeq === -1 || this.options.eager === true)) {
+        const eager = this.options.eager === true || now < this.hurriedUntil;
+        if (behind && (quiet || overdue || this.warmedSeq === -1 || eager)) {
           await this.pass();
           this.warmedSeq = seq;
           lastPassAt = Date.now();

@@ -109,5 +109,14 @@ describe('index pacer: publish answers held to the index rate', () => {
       expect(await pacer.withinLimit()).to.equal('current');
       expect(source.probes).to.equal(2);
     });
+
+    it('calls onHeld each time it holds a call, before the call sleeps (the index warmer passes meanwhile)', async () => {
+      let hurried = 0;
+      const pacer = new IndexPacer(scripted(0, 2000, 2000, 0), { ...options, onHeld: () => { hurried += 1; } });
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(hurried).to.equal(0);
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      expect(hurried).to.equal(2);
+    });
   });
 });
