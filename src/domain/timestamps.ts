@@ -17,20 +17,22 @@ export function dayDatestamp(timestamp: string): string {
   return timestamp.slice(0, 10);
 }
 
+/** An ISO 8601 UTC timestamp as [epoch milliseconds of its whole second, microseconds within it], or undefined. */
+function instantOf(value: unknown): [number, number] | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(value);
+  const seconds = match ? Date.parse(`${match[1]}Z`) : NaN;
+  if (!match || Number.isNaN(seconds)) return undefined;
+  return [seconds, Number((match[2] ?? '').padEnd(6, '0').slice(0, 6))];
+}
+
 /**
  * Orders two timestamps in time, to the microsecond, whatever their fractional digits
  * (`…:19Z`, `…:19.5Z`, `…:19.500000Z`): negative when `a` is earlier, 0 when equal, positive when
  * later; undefined when either is not an ISO 8601 UTC timestamp (then nothing can be said).
  */
 export function compareTimestamps(a: unknown, b: unknown): number | undefined {
-  const instant = (value: unknown): [number, number] | undefined => {
-    if (typeof value !== 'string') return undefined;
-    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(value);
-    const seconds = match ? Date.parse(`${match[1]}Z`) : NaN;
-    if (!match || Number.isNaN(seconds)) return undefined;
-    return [seconds, Number((match[2] ?? '').padEnd(6, '0').slice(0, 6))];
-  };
-  const [x, y] = [instant(a), instant(b)];
+  const [x, y] = [instantOf(a), instantOf(b)];
   if (!x || !y) return undefined;
   return x[0] !== y[0] ? x[0] - y[0] : x[1] - y[1];
 }
@@ -46,8 +48,8 @@ export function compareTimestamps(a: unknown, b: unknown): number | undefined {
 export function timestampAfter(now: string, previous: unknown): string {
   const order = compareTimestamps(now, previous);
   if (order === undefined || order > 0) return now;
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(previous as string) as RegExpExecArray;
-  const micros = Date.parse(`${match[1]}Z`) * 1000 + Number((match[2] ?? '').padEnd(6, '0').slice(0, 6)) + 1;
-  const seconds = Math.floor(micros / 1_000_000);
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(micros - seconds * 1_000_000).padStart(6, '0')}Z`;
+  const [seconds, fraction] = instantOf(previous) as [number, number];
+  const micros = seconds * 1000 + fraction + 1;
+  const whole = Math.floor(micros / 1_000_000);
+  return `${new Date(whole * 1000).toISOString().slice(0, 19)}.${String(micros - whole * 1_000_000).padStart(6, '0')}Z`;
 }

@@ -77,6 +77,11 @@ function heldCopyVerdict(existing: StoredDoc | undefined, doc: Record<string, un
   return isStaleCopy(existing, doc) ? 'stale' : undefined;
 }
 
+/** The doc_IDs a document's `replaces` names, other than its own. */
+function replacedBy(doc: Record<string, unknown>, docId: string): string[] {
+  return Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
+}
+
 function contentKey(doc: Record<string, unknown>): string {
   try {
     return canonicalHash(doc, NUMBER_MODE_KEEP_INT);
@@ -154,7 +159,7 @@ export class InboundService {
       return doc ? [{ rejection, doc, docId: typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : rejection.id }] : [];
     });
     if (pending.length === 0) return;
-    const replacesOf = (doc: Envelope, docId: string): string[] => (Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id.length > 0 && id !== docId) : []);
+    const replacesOf = (doc: Envelope, docId: string): string[] => replacedBy(doc, docId).filter((id) => id.length > 0);
     let held: Map<string, StoredDoc>;
     try {
       held = await this.intake.store.getMany([...new Set(pending.flatMap(({ doc, docId }) => [docId, ...replacesOf(doc, docId)]))]);
@@ -200,7 +205,7 @@ export class InboundService {
       const docId = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : incomingId;
       // Two revisions of one document in a batch: the later one is left for the next pass.
       if (inBatch.has(docId)) { result.failed.push(incomingId); continue; }
-      const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
+      const replaces = replacedBy(doc, docId);
       const existing = state.get(docId);
       // A copy of a document replaced here (a peer that has not seen the replacement yet, round
       // a ring): taken in as replaced, not refused. Its own `replaces` were applied when it was
