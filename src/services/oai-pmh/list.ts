@@ -64,11 +64,16 @@ async function emitRows(rows: HarvestRow[], prefix: string | undefined, context:
  * §3.5: a list may be answered in incomplete parts), so a format whose records are mostly left
  * out does not make one anonymous request read all of them.
  */
-async function collect(state: ListState, after: unknown[] | undefined, size: number, context: OaiContext, leftOut: LeftOut[]): Promise<{ items: Item[]; more: boolean; resumeAfter?: unknown[] }> {
+async function collect(state: ListState, after: unknown[] | undefined, size: number, context: OaiContext, leftOut: LeftOut[], readAhead: boolean): Promise<{ items: Item[]; more: boolean; resumeAfter?: unknown[] }> {
   const items: Item[] = [];
   let cursor = after;
   for (let scanned = 0; ;) {
     const page = await selectPage(context.store, state.selection, cursor, size + 2 - items.length, true, showDeleted(context));
+    // The next page starts after this page's size-th row unless a record is left out. Its read
+    // starts now, before the records are emitted (a crosswalk parses each one), so the store
+    // reads it while the node works; a guess proved wrong costs one read, which nobody takes.
+    const guess = items.length === 0 && page.more ? page.rows[size - 1]?.key : undefined;
+    if (readAhead && guess) readAheadPage(context.store, state.selection, guess, size + 2, true);
     items.push(...(await emitRows(page.rows, state.selection.schema, context, leftOut)));
     scanned += page.rows.length;
     cursor = page.last;
@@ -99,7 +104,7 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   const leftOut: LeftOut[] = [];
   // ListRecords pages by doc_limit, ListIdentifiers by id_limit (harvest-settings.ts); the token is bound to its verb.
   const size = verb === 'ListRecords' ? context.settings.pageSize : context.settings.idPageSize;
-  const { items, more, resumeAfter } = await collect(state, after, size, context, leftOut);
+  const { items, more, resumeAfter } = await collect(state, after, size, context, leftOut, resumed);
   // One line per request, not one per record: a format whose records cannot be disseminated
   // would otherwise write a line per record for every harvest.
   if (leftOut.length > 0) context.logger.warn({ left_out: leftOut.length, first: leftOut.slice(0, 5) }, `OAI-PMH ${verb}: records left out, their metadata cannot be disseminated`);
@@ -109,7 +114,8 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   let token: OaiToken | undefined;
   const resumeKey = resumeAfter ?? items.at(-1)?.row.key;
   if (more && resumeKey) {
-    // The next request's collect() starts with this read (a resumed list is likely followed on).
+    // The next request's collect() starts with this read (a resumed list is likely followed on);
+    // collect() began it already unless its guess was wrong (the same read is not started twice).
     if (resumed) readAheadPage(context.store, state.selection, resumeKey, size + 2, true);
     const value = encodeContinuation(context.tokens, service, state, resumeKey, count + items.length);
     token = { value, cursor: count, expirationDate: responseDate(new Date(context.clock().getTime() + TOKEN_LIFETIME_MS)) };
