@@ -20,6 +20,9 @@ import type { FollowedDocuments } from './followed-documents.js';
 /** The lease a distribution run holds (`lease:distribution`), whichever node process runs it. */
 export const DISTRIBUTION_LEASE = 'distribution';
 
+/** The lease of the process that follows the incoming database (`lease:incoming`; incoming-follower.ts). */
+export const INCOMING_LEASE = 'incoming';
+
 interface LeaseDoc { _id: string; _rev?: string; doc_type: 'lease'; holder: string; since: string; expires: string }
 
 /**

@@ -8,12 +8,17 @@
  * The feed is read page by page (normal feed, `since` = checkpoint, `limit`); when a page comes
  * back empty, one longpoll request (with `timeout`) waits for the next change. `seq` values are
  * opaque (CouchDB "Changes Feed"): only passed back as `since`.
+ *
+ * Where several node processes share the store (CouchDB), only the holder of the `incoming`
+ * lease follows (follower-lease.ts); the others try for it every third of its period. The
+ * embedded store has one node process (data-dir-in-use.ts) and no lease.
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { IncomingRepository } from '../../storage/distribution-incoming.js';
 import type { InboundReceiver } from './inbound-receiver.js';
 import type { StoredDoc } from '../../storage/documents.js';
+import type { FollowerLease } from './follower-lease.js';
 
 export interface FollowerOptions { batchSize?: number; waitMs?: number; settleMs?: number }
 
@@ -32,6 +37,8 @@ export class IncomingFollower {
     private readonly receiver: InboundReceiver,
     private readonly logger: Logger,
     options: FollowerOptions = {},
+    /** Undefined where this process is the store's only one (the embedded store). */
+    private readonly lease?: FollowerLease,
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.waitMs = options.waitMs ?? 10_000;
@@ -46,6 +53,7 @@ export class IncomingFollower {
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
+    await this.lease?.release();
   }
 
   private get stopping(): boolean {
@@ -58,6 +66,12 @@ export class IncomingFollower {
     let backoff = 250;
     while (!this.stopping) {
       try {
+        if (this.lease && !(await this.lease.hold())) {
+          await sleep(this.lease.ttlMs / 3, this.abort.signal);
+          // The holder moves the checkpoint meanwhile: read it again once this process holds the lease.
+          loaded = false;
+          continue;
+        }
         if (!loaded) { since = await this.incoming.checkpoint(); loaded = true; }
         const page = await this.incoming.changes(since, this.batchSize);
         if (this.stopping) break;

@@ -8,10 +8,11 @@ import type { ResourceRepository } from '../../storage/resource-repository.js';
 import { DistributionRepository, replicationSource } from '../../storage/distribution-outbound.js';
 import { IncomingRepository } from '../../storage/distribution-incoming.js';
 import { IncomingForwarder } from '../../storage/distribution-proxy.js';
-import type { LeaseRepository } from '../../storage/lease-repository.js';
+import { INCOMING_LEASE, type LeaseRepository } from '../../storage/lease-repository.js';
 import type { DocumentChecks } from '../intake/document-checks.js';
 import type { Clock } from '../../domain/timestamps.js';
 import { IncomingFollower } from './incoming-follower.js';
+import { FollowerLease } from './follower-lease.js';
 import { DistributeService } from './distribute.service.js';
 import { DestinationService } from './destination.service.js';
 import { InboundService } from './inbound.service.js';
@@ -79,7 +80,8 @@ export function buildDistribution(input: DistributionInput): Distribution {
     forwarder: new IncomingForwarder(input.couch, input.names),
     receiver,
     repository,
-    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), receiver, logger),
+    // One process at a time follows the incoming database where several may share the store.
+    follower: new IncomingFollower(new IncomingRepository(input.couch, input.names), receiver, logger, {}, input.embedded ? undefined : new FollowerLease(input.leases, INCOMING_LEASE, logger)),
     scheduler: new DistributionScheduler(input.nodes, () => service.distribute(), logger),
     parked,
     // A check at least every 30 s: a document waits at most that long past its time.
