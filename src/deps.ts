@@ -11,6 +11,7 @@ import { AccountRepository } from './storage/account-repository.js';
 import { NodeInfoService } from './services/node-info/node-info.service.js';
 import { PublishService } from './services/publish/publish.service.js';
 import { DocumentChecks } from './services/intake/document-checks.js';
+import { createPolicyReader } from './config/index.js';
 import { KeyResolver } from './services/intake/key-resolver.js';
 import { SignaturePool } from './domain/signature/signature-pool.js';
 import { DeleteService } from './services/delete/delete.service.js';
@@ -152,7 +153,7 @@ export function buildDeps(input: DepsInput): Deps {
   const unansweredForMs = Math.min(30_000, Math.floor(input.config.settings.incomingRetryMs / 2));
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger, unansweredForMs);
   const signatures = new SignaturePool(input.config.settings.signatureWorkers);
-  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs', 'resource_data', 'distribute', 'filters', 'live_for_destination.js'))), keys, signatures);
+  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs', 'resource_data', 'distribute', 'filters', 'live_for_destination.js'))), keys, signatures, createPolicyReader());
   const settings = new ServiceSettings(nodes);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);

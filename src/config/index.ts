@@ -15,3 +15,4 @@ export { ConfigError } from './settings.js';
 export type { Settings } from './settings.js';
 export type { GivenNodeConfig, NodeConfig, NodePolicy, ServiceKey } from './node-config.js';
 export { CONFIG_DEFAULTS, defaultNodeConfig, validateNodeConfig } from './node-config.js';
+export { createPolicyReader, type PolicyReader } from './stored-policy.js';

@@ -25,7 +25,7 @@ function shown(value: unknown): string {
  * ajv's message, with what it leaves out: the unknown key's name and the keys that are known, the
  * values allowed, the value refused, and what the schema says of the setting (its description).
  */
-function describeSchemaError(error: ErrorObject): string {
+export function describeSchemaError(error: ErrorObject): string {
   const message = error.message ?? 'invalid';
   const schema = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; description?: string };
   const about = schema.description ? ` (${schema.description})` : '';

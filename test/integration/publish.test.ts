@@ -228,8 +228,31 @@ describe('POST /publish under a strict node policy', () => {
     }
     expect(await errorFor({ ...base(), doc_ID: 'bad-filter-1' })).to.equal('rejected by filter');
   });
+  // The node policy edited by hand in the node database was applied as it came: without
+  // `accepted_tos` every publish failed with a bare "internal error" (a TypeError), and a
+  // `max_document_size` that was no number applied no size limit at all.
+  it('a node policy edited in the node database: a member left out takes its default, a wrong one fails the publish naming it', async () => {
+    const db = node.couch.use(node.names.node);
+    const description = await db.get('node_description') as unknown as Doc & { _rev: string; node_policy: Record<string, unknown> };
+    const withoutTos = { ...description.node_policy };
+    delete withoutTos.accepted_tos;
+    let written = await db.insert({ ...description, node_policy: withoutTos } as never);
+    try {
+      await settled(node);
+      expect(await errorFor({ ...base(), keys: ['Biology'], doc_ID: 'policy-1' })).to.equal(undefined);
+      written = await db.insert({ ...description, _rev: written.rev, node_policy: { ...description.node_policy, max_document_size: 'large' } } as never);
+      await settled(node);
+      const { status, body } = await postJson(`${node.url}/publish`, { documents: [{ ...base(), keys: ['Biology'], doc_ID: 'policy-2' }] });
+      expect({ status, body }).to.deep.equal({ status: 500, body: { OK: false, error: 'the node policy (node_policy of the node description) cannot be applied: node_policy/max_document_size must be integer, got "large"' } });
+      expect(await stored(node, 'policy-2')).to.equal(undefined);
+    } finally {
+      await db.insert({ ...description, _rev: written.rev } as never);
+      await settled(node);
+    }
+    expect(await errorFor({ ...base(), keys: ['Biology'], doc_ID: 'policy-2' })).to.equal(undefined);
+  });
   it('GET /status reflects the stored count', async () => {
-    expect((await currentStatus(node.url)).doc_count).to.equal(2);
+    expect((await currentStatus(node.url)).doc_count).to.equal(4);
   });
 });
 

@@ -19,10 +19,8 @@
  * a conflict of that write (no `_rev`), and only those are read and decided again (a duplicate, a
  * same-doc_ID update, or a refusal), as Basic Publish does.
  */
-import { notBootstrapped } from '../../errors/app-error.js';
 import type { NodePolicy } from '../../config/index.js';
 import type { StoredDoc } from '../../storage/documents.js';
-import type { FilterDescription } from '../../domain/filters.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { compareTimestamps, timestampAfter } from '../../domain/timestamps.js';
@@ -31,7 +29,9 @@ import { isAdvanceTombstone } from '../../domain/advance-tombstone.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
-import { notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
+import { readableIds, replacedBy, replacedInBatch } from '../../domain/replaces.js';
+import { notHeldOf, replacementProof, replacementRecheck, replacementRefusal, settleWrites, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
+import { BatchContextReader } from '../intake/batch-context.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass } from '../intake/intake-pipeline.js';
 
 /**
@@ -77,9 +77,9 @@ function heldCopyVerdict(existing: StoredDoc | undefined, doc: Record<string, un
   return isStaleCopy(existing, doc) ? 'stale' : undefined;
 }
 
-/** The doc_IDs a document's `replaces` names, other than its own. */
-function replacedBy(doc: Record<string, unknown>, docId: string): string[] {
-  return Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
+/** An arrived document's doc_ID: its own, or the id it arrived under when it names none (it is refused then, under that id). */
+function arrivedDocId(doc: Envelope, incomingId: string): string {
+  return typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : incomingId;
 }
 
 function contentKey(doc: Record<string, unknown>): string {
@@ -101,31 +101,23 @@ type Pass = IntakePass & { policy: NodePolicy; context: CheckContext };
 export class InboundService {
   private readonly nodeKeyIds = new ArmoredKeyIds();
   private readonly pipeline: IntakePipeline;
+  private readonly contexts: BatchContextReader;
 
   constructor(private readonly intake: DocumentIntake) {
     this.pipeline = new IntakePipeline(intake);
+    this.contexts = new BatchContextReader(intake);
   }
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
     const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, superseded: 0, rejected: [], failed: [], parked: 0 };
     if (arrived.length === 0) return result;
-    const [node, filter, keys] = await Promise.all([this.intake.nodes.nodeDescription(), this.intake.nodes.filterDescription(), this.intake.nodes.nodeKeys()]);
-    if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
-    const policy = node.node_policy as NodePolicy;
-    const context: CheckContext = {
-      policy, filter: filter as FilterDescription | undefined, accountSubmitter: undefined,
-      nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.intake.publicUrl}/pubkey`, mode: 'inbound',
-    };
     // The document is its public form at the source: the incoming copy's store members are not part
     // of it, and node-private fields of the source (its publishing account) are no authority here.
     const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
-    // One key lookup for the batch, as publish has: each key location fetched once however many
-    // documents name it, at most MAX_FETCHES_PER_BATCH new ones, the cache read in one request.
-    // Without it each document fetched its signer's key itself (an audit saw 260 fetches of one
-    // dead location in one pass over parked documents).
-    context.keyBatch = this.intake.checks.keyBatch(envelopes.map(({ doc }) => doc), policy);
-    const replaced = envelopes.flatMap(({ doc }) => (Array.isArray(doc.replaces) ? doc.replaces : [])).filter((id): id is string => typeof id === 'string' && id.length > 0);
+    const { context, keys } = this.contexts.contextOf(await this.contexts.read(), 'inbound', envelopes.map(({ doc }) => doc));
+    const { policy } = context;
+    const replaced = replacedInBatch(envelopes.map(({ doc }) => doc));
     // A large batch is checked and written in slices, each written while the next is checked: a
     // replicator sends its next batch only when this one is answered (intake-pipeline.ts).
     await this.pipeline.run(
@@ -156,10 +148,10 @@ export class InboundService {
   private async settleHeldCopies(result: InboundResult, arrived: Map<string, Envelope>): Promise<void> {
     const pending = result.rejected.flatMap((rejection) => {
       const doc = rejection.transient === true ? arrived.get(rejection.id) : undefined;
-      return doc ? [{ rejection, doc, docId: typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : rejection.id }] : [];
+      return doc ? [{ rejection, doc, docId: arrivedDocId(doc, rejection.id) }] : [];
     });
     if (pending.length === 0) return;
-    const replacesOf = (doc: Envelope, docId: string): string[] => replacedBy(doc, docId).filter((id) => id.length > 0);
+    const replacesOf = (doc: Envelope, docId: string): string[] => readableIds(replacedBy(doc, docId));
     let held: Map<string, StoredDoc>;
     try {
       held = await this.intake.store.getMany([...new Set(pending.flatMap(({ doc, docId }) => [docId, ...replacesOf(doc, docId)]))]);
@@ -202,7 +194,7 @@ export class InboundService {
     const accepted: Entry[] = [];
     for (const entry of checked) {
       const { incomingId, doc } = entry;
-      const docId = typeof doc.doc_ID === 'string' && doc.doc_ID.length > 0 ? doc.doc_ID : incomingId;
+      const docId = arrivedDocId(doc, incomingId);
       // Two revisions of one document in a batch: the later one is left for the next pass.
       if (inBatch.has(docId)) { result.failed.push(incomingId); continue; }
       const replaces = replacedBy(doc, docId);
@@ -252,16 +244,12 @@ export class InboundService {
 
   /** Counts the written entries; returns those that met another version of their doc_ID, to be decided again. */
   private record(entries: Entry[], outcomes: WriteOutcome[], result: InboundResult): Entry[] {
-    const conflicts: Entry[] = [];
-    for (const [position, outcome] of outcomes.entries()) {
-      const entry = entries[position] as Entry;
-      if (!outcome.ok && outcome.error === 'conflict') conflicts.push(entry);
+    return settleWrites(entries, outcomes, (entry, outcome) => {
       // Any other refusal by the store is final for this batch (the store's, not the node's rules).
-      else if (!outcome.ok) result.rejected.push({ id: entry.incomingId, doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}`, transient: true });
+      if (!outcome.ok) result.rejected.push({ id: entry.incomingId, doc_ID: entry.doc.doc_ID, error: `store failed: ${outcome.error}`, transient: true });
       else if (entry.write === false) result.duplicates += 1;
       else if (entry.supersededOriginal) result.superseded += 1;
       else result.stored += 1;
-    }
-    return conflicts;
+    });
   }
 }

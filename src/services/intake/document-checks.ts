@@ -5,7 +5,7 @@
  * documents, without the anonymous-submission check (the destination process does not list it).
  */
 import type { Logger } from 'pino';
-import type { NodePolicy } from '../../config/index.js';
+import type { NodePolicy, PolicyReader } from '../../config/index.js';
 import type { EnvelopeValidator } from '../../validation/envelope-validator.js';
 import type { DocumentFilter, FilterDescription } from '../../domain/filters.js';
 import type { VerifyResult } from '../../domain/signature/lr-pgp-verify.js';
@@ -97,6 +97,8 @@ export class DocumentChecks {
     private readonly filter: DocumentFilter,
     private readonly keys: KeyResolver,
     private readonly verifier: SignatureVerifier,
+    /** The node policy as stored (node_policy), checked: config/stored-policy.ts. */
+    readonly policyOf: PolicyReader,
   ) {}
 
   /**

@@ -85,6 +85,21 @@ export interface AcceptedWrite {
 
 export type WriteOutcome = { ok: true } | { ok: false; error: string };
 
+/**
+ * Each write's outcome beside its entry (outcomes are in the entries' order): `settle` takes every
+ * one but a conflict; the entries whose write met another version of their doc_ID are returned,
+ * to be decided again (intake-pipeline.ts).
+ */
+export function settleWrites<E>(entries: E[], outcomes: WriteOutcome[], settle: (entry: E, outcome: WriteOutcome) => void): E[] {
+  const conflicts: E[] = [];
+  for (const [position, outcome] of outcomes.entries()) {
+    const entry = entries[position] as E;
+    if (!outcome.ok && outcome.error === 'conflict') conflicts.push(entry);
+    else settle(entry, outcome);
+  }
+  return conflicts;
+}
+
 /** The document that replaces what `entry` names in `replaces`. */
 const replacerOf = (entry: AcceptedWrite): StoredDoc => entry.supersededOriginal ?? entry.doc;
 

@@ -4,25 +4,25 @@
  * and write more only for supplied doc_IDs that turn out to exist).
  */
 import { randomUUID } from 'node:crypto';
-import type { NodePolicy } from '../../config/index.js';
 import type { Account } from '../../storage/account-repository.js';
 import type { NodeKeys } from '../../storage/node-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
-import type { FilterDescription } from '../../domain/filters.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { OWNER_FIELD } from '../../domain/ownership.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
 import { withoutNodePrivateFields } from '../../domain/resource-document.js';
-import { REPLACED_DOC_ID, notHeldOf, replacementProof, replacementRecheck, replacementRefusal, supersedingTombstone, type OwnedBy, type WriteOutcome } from '../intake/replacement-writes.js';
+import { REPLACED_DOC_ID, notHeldOf, replacementProof, replacementRecheck, replacementRefusal, settleWrites, supersedingTombstone, type OwnedBy, type WriteOutcome } from '../intake/replacement-writes.js';
+import { BatchContextReader, type NodeDocuments } from '../intake/batch-context.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from '../intake/intake-pipeline.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
-import { AppError, SPEC_ERROR_STATUS, notBootstrapped } from '../../errors/app-error.js';
+import { AppError, SPEC_ERROR_STATUS } from '../../errors/app-error.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
 import { MAX_NESTING, nestsDeeperThan } from '../../domain/nesting.js';
 import { timestampAfter } from '../../domain/timestamps.js';
+import { replacedBy, replacedInBatch } from '../../domain/replaces.js';
 
 export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: string }
 
@@ -60,7 +60,6 @@ export interface PublishPacing { withinLimit(): Promise<string> }
 /** One submitted document after the per-document checks (which run for the whole batch at once). */
 type Checked = { error: string } | { doc: Envelope; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord };
 
-export type NodeDocuments = [StoredDoc | undefined, StoredDoc | undefined, NodeKeys | undefined];
 
 /** What a batch's decisions need beside the pipeline's pass (intake-pipeline.ts). */
 interface PublishRequest { context: CheckContext; nodeId: string; account: Account | undefined; ownership: Ownership | undefined }
@@ -71,7 +70,7 @@ interface Ownership { record: string; ownedBy: OwnedBy }
 export class PublishService {
   private readonly nodeKeyIds = new ArmoredKeyIds();
   private readonly pipeline: IntakePipeline;
-  private keys: NodeKeys | undefined;
+  private readonly contexts: BatchContextReader;
 
   constructor(
     private readonly intake: DocumentIntake,
@@ -80,21 +79,12 @@ export class PublishService {
     private readonly pacing?: PublishPacing,
   ) {
     this.pipeline = new IntakePipeline(intake);
+    this.contexts = new BatchContextReader(intake);
   }
 
-  /**
-   * The node documents a batch is checked against, read at each request (policy and filter changes
-   * apply at once). A route may start this read early, beside its own, and pass it in.
-   */
-  async readNodeDocuments(): Promise<NodeDocuments> {
-    const [[node, filter], keys] = await Promise.all([this.intake.nodes.nodeAndFilterDescriptions(), this.nodeKeys()]);
-    return [node, filter, keys];
-  }
-
-  /** The node's key pair is created once and never changes: read it once per process. */
-  private async nodeKeys(): Promise<NodeKeys | undefined> {
-    this.keys ??= await this.intake.nodes.nodeKeys();
-    return this.keys;
+  /** The node documents a batch is checked against (batch-context.ts); a route may start the read early and pass it in. */
+  readNodeDocuments(): Promise<NodeDocuments> {
+    return this.contexts.read();
   }
 
   /** `dryRun` (SWORD X-No-Op): every check runs, nothing is written, accepted documents report OK. */
@@ -111,14 +101,7 @@ export class PublishService {
     if (docLimit !== undefined && docLimit > 0 && documents.length > docLimit) {
       throw new PublishRefused(`too many documents: ${documents.length}, the limit is ${docLimit} (service_data.doc_limit)`);
     }
-    const [node, filter, keys] = await (options.nodeDocuments ?? this.readNodeDocuments());
-    if (!node || !keys) throw notBootstrapped(node ? 'the node key pair' : 'the node description');
-    const policy = node.node_policy as NodePolicy;
-    const context: CheckContext = {
-      policy, filter: filter as FilterDescription | undefined, accountSubmitter: account?.submitter,
-      nodePublicKey: keys.publicKey, nodeKeyLocation: `${this.intake.publicUrl}/pubkey`, mode: 'publish',
-    };
-    context.keyBatch = this.intake.checks.keyBatch(documents, policy);
+    const { context, node, keys } = this.contexts.contextOf(await (options.nodeDocuments ?? this.readNodeDocuments()), 'publish', documents, account?.submitter);
     const response = await this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
     if (this.pacing && options.dryRun !== true && response.document_results.some((result) => result.OK)) await this.paced(this.pacing);
     return response;
@@ -135,8 +118,7 @@ export class PublishService {
     const results: DocumentResult[] = documents.map((doc) => ({ doc_ID: isRecord(doc) && typeof doc.doc_ID === 'string' ? doc.doc_ID : null, OK: false }));
     // The current state of every referenced document, updated as the batch is processed, so a
     // replacement may refer to a document published earlier in the same batch (intake-pipeline.ts).
-    const replaced = documents.flatMap((doc) => (isRecord(doc) && Array.isArray(doc.replaces) ? doc.replaces : []))
-      .filter((id): id is string => typeof id === 'string' && id.length > 0 && !id.startsWith('_')); // "_" ids are refused per document
+    const replaced = replacedInBatch(documents);
     const { owners } = this.intake;
     const ownership = account ? { record: owners.of(account.name), ownedBy: (doc: StoredDoc) => owners.isOwnedBy(doc, account) } : undefined;
     const request: PublishRequest = { context, nodeId, account, ownership };
@@ -177,7 +159,7 @@ export class PublishService {
           const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
           result.doc_ID = docId;
           if (pass.inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
-          const replaces = Array.isArray(doc.replaces) ? doc.replaces.filter((id): id is string => typeof id === 'string' && id !== docId) : [];
+          const replaces = replacedBy(doc, docId);
           const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !pass.state.has(docId), ...(outcome.xmlCheck ? { xmlCheck: outcome.xmlCheck } : {}) }, docId, pass, request);
           if ('error' in prepared) { result.error = prepared.error; continue; }
           accepted.push(prepared);
@@ -295,19 +277,12 @@ export class PublishService {
 
   /** Records the outcome of each write; returns the writes that met another version of their doc_ID. */
   private recordWrites(entries: Accepted[], outcomes: WriteOutcome[], results: DocumentResult[]): Accepted[] {
-    const conflicts: Accepted[] = [];
-    for (const [position, outcome] of outcomes.entries()) {
-      const entry = entries[position] as Accepted;
+    return settleWrites(entries, outcomes, (entry, outcome) => {
       const result = results[entry.index] as DocumentResult;
-      if (outcome.ok) {
-        // A superseded original is stored as its tombstone: its doc_ID is replaced (prepare).
-        if (entry.supersededOriginal) result.error = REPLACED_DOC_ID;
-        else result.OK = true;
-        continue;
-      }
-      if (outcome.error === 'conflict') conflicts.push(entry);
-      else result.error = `publish failed: ${outcome.error}`;
-    }
-    return conflicts;
+      if (!outcome.ok) result.error = `publish failed: ${outcome.error}`;
+      // A superseded original is stored as its tombstone: its doc_ID is replaced (prepare).
+      else if (entry.supersededOriginal) result.error = REPLACED_DOC_ID;
+      else result.OK = true;
+    });
   }
 }
