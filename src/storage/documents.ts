@@ -1,7 +1,7 @@
 /** Small typed helpers over one nano database: read-or-undefined, reconcile, create once. */
 import { createHash } from 'node:crypto';
 import type { DocumentScope } from 'nano';
-import { isNotFound, mapCouchError } from './couch.js';
+import { isConflict, isNotFound, mapCouchError } from './couch.js';
 import { liveVersions, shardCopies, writeOne } from './settled-writes.js';
 
 export type StoredDoc = Record<string, unknown> & { _id: string; _rev?: string };
@@ -12,6 +12,17 @@ export async function getOrUndefined<T extends StoredDoc>(db: DocumentScope<unkn
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw mapCouchError(error, `read ${id}`);
+  }
+}
+
+/** Deletes `id` if it exists; one removed or changed by another writer meanwhile is left to that writer. */
+export async function removeIfPresent(db: DocumentScope<unknown>, id: string): Promise<void> {
+  const doc = await getOrUndefined(db, id);
+  if (!doc?._rev) return;
+  try {
+    await db.destroy(id, doc._rev);
+  } catch (error) {
+    if (!isNotFound(error) && !isConflict(error)) throw mapCouchError(error, `remove ${id}`);
   }
 }
 

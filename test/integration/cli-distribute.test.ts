@@ -93,6 +93,28 @@ describe('lr-node distribute', function () {
     expect((await lrNode(['destination', 'remove', 'http://example.org/none'], { env })).code).to.equal(1);
   });
 
+  // Earlier releases kept them in a `_local/` document, which a CouchDB cluster does not keep
+  // consistent across shard copies: they are read from it until the next change carries them over.
+  it('credentials an earlier release kept in _local/distribution_credentials are used, and carried over by the next change', async () => {
+    const [a, b] = net.nodes as [TestNetwork['nodes'][number], TestNetwork['nodes'][number]];
+    const env = { DATA_DIR: a.dataDir };
+    const db = a.node.couch.use(a.node.names.node);
+    const current = await db.get('distribution_credentials') as unknown as { _rev: string; destinations: Record<string, unknown> };
+    await db.insert({ _id: '_local/distribution_credentials', destinations: current.destinations } as never);
+    await db.destroy('distribution_credentials', current._rev);
+    expect((await lrNode(['destination', 'list'], { env })).stdout).to.equal(`${b.node.publicUrl}\tuser=${b.admin.user}\n`);
+    await publish(a, [{ ...nsdlDocs(1)[0], doc_ID: 'cli-legacy-credentials' }]);
+    const run = await lrNode(['distribute', a.node.url, '--json'], { env: { LR_USER: a.admin.user, LR_PASSWORD: a.admin.password } });
+    expect((JSON.parse(run.stdout) as { destinations: Record<string, { outcome: string }> }).destinations[b.node.url]?.outcome, run.stdout).to.equal('ok');
+
+    const set = await lrNode(['destination', 'set', 'http://example.org/other', '--user', 'other', '--password-stdin'], { env, stdin: 'other-password\n' });
+    expect(set.code, set.stderr).to.equal(0);
+    const kept = await db.get('distribution_credentials') as unknown as { destinations: Record<string, { user: string }> };
+    expect(Object.keys(kept.destinations).sort()).to.deep.equal([b.node.publicUrl, 'http://example.org/other'].sort());
+    expect(await db.get('_local/distribution_credentials').catch((error: { statusCode?: number }) => error.statusCode)).to.equal(404);
+    expect((await lrNode(['destination', 'remove', 'http://example.org/other'], { env })).code).to.equal(0);
+  });
+
   it('exits 75 without distributing when a run is already in progress', async () => {
     const a = net.nodes[0] as NetworkNode;
     const leases = new LeaseRepository(a.node.couch, a.node.names);

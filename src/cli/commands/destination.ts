@@ -1,7 +1,7 @@
 /**
  * lr-node destination set|remove|list: the credentials this node presents to a destination's
  * inbound endpoint when it distributes (a network_admin account of the destination), kept in the
- * node database's `_local/distribution_credentials` (storage/destination-credentials.ts). Run
+ * node database's `distribution_credentials` document (storage/destination-credentials.ts). Run
  * where the node's DATA_DIR or COUCHDB_URL is, as the account commands are. The password comes
  * from a no-echo prompt or standard input, never from arguments, and is never printed.
  */
