@@ -17,6 +17,8 @@ import {
 } from '../domain/node-documents.js';
 
 export const NODE_STATUS_ID = 'node_status';
+/** The ids of key cache entries (one per key location fetched) begin with this. */
+export const KEY_CACHE_ID_PREFIX = 'keycache:';
 /**
  * The node's key pair and its shared secrets: ordinary documents of the node database, created
  * once (createOnce: settled on a cluster). Nodes before this version kept them in `_local/`
@@ -106,10 +108,18 @@ export class NodeRepository {
     return this.read('node', NODE_STATUS_ID);
   }
 
-  /** All documents of one doc_type in the node database (a handful: no view needed). */
+  /**
+   * All documents of one doc_type in the node database: a handful, read without a view, but for
+   * the key cache, one document per key location ever fetched (services/intake/key-resolver.ts),
+   * whose id range is skipped: every anonymous `GET /` and `/services` reads this list.
+   */
   async nodeDocsOfType(docType: string): Promise<StoredDoc[]> {
-    const result = await inStore('list node documents', () => this.node.list({ include_docs: true }));
-    return result.rows
+    // `_all_docs` orders ids by code point (CouchDB "/{db}/_all_docs"): ";" follows ":".
+    const [before, after] = await Promise.all([
+      inStore('list node documents', () => this.node.list({ include_docs: true, endkey: KEY_CACHE_ID_PREFIX, inclusive_end: false })),
+      inStore('list node documents', () => this.node.list({ include_docs: true, startkey: `${KEY_CACHE_ID_PREFIX.slice(0, -1)};` })),
+    ]);
+    return [...before.rows, ...after.rows]
       .map((row) => row.doc as unknown as StoredDoc | undefined)
       .filter((doc): doc is StoredDoc => doc !== undefined && doc.doc_type === docType);
   }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { NodeRepository } from '../../storage/node-repository.js';
+import { KEY_CACHE_ID_PREFIX, type NodeRepository } from '../../storage/node-repository.js';
 import type { SafeFetchFailure } from '../../net/safe-fetch.js';
 import { isTransientFetchFailure, publicFetchFailure } from '../../net/fetch-failure.js';
 import { ConcurrencyLimit } from '../../domain/concurrency-limit.js';
@@ -94,7 +94,7 @@ export class KeyResolver {
   }
 }
 
-const cacheIdOf = (url: string): string => `keycache:${createHash('sha256').update(url).digest('hex')}`;
+const cacheIdOf = (url: string): string => `${KEY_CACHE_ID_PREFIX}${createHash('sha256').update(url).digest('hex')}`;
 
 const urlsOf = (locations: unknown): string[] => (Array.isArray(locations) ? locations : []).filter((url): url is string => typeof url === 'string').slice(0, MAX_LOCATIONS);
 
