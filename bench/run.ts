@@ -20,7 +20,7 @@ try {
   await import(pathToFileURL(path.join(here, `${name}.ts`)).href);
 } catch (error) {
   // Bad options and unreachable stores end in one readable line, not a stack trace.
-  const { scrubCredentials } = await import('../src/storage/distribution-outbound.js');
+  const { scrubCredentials } = await import('../src/net/url-credentials.js');
   process.stderr.write(`bench ${name} failed: ${scrubCredentials(error instanceof Error ? error.message : String(error))}\n`);
   process.exit(exitCodeOf(error));
 }

@@ -4,6 +4,7 @@
  */
 import type { DocumentScope } from 'nano';
 import { redactedUrl, type Couch } from './couch.js';
+import { scrubCredentials } from '../net/url-credentials.js';
 import { urlAuthorization } from '../net/basic-authorization.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
@@ -42,11 +43,6 @@ export type ReplicationEndpoint = string | { url: string; headers: { Authorizati
 export function replicationEndpoint(url: string, authorization: string | undefined): ReplicationEndpoint {
   const plain = redactedUrl(url);
   return authorization ? { url: plain, headers: { Authorization: authorization } } : plain;
-}
-
-/** Removes `user:password@` from any URL inside a text (CouchDB and PouchDB quote URLs in errors). */
-export function scrubCredentials(text: string): string {
-  return text.replace(/\/\/[^/@\s"']+@/g, '//');
 }
 
 /**

@@ -4,7 +4,7 @@
  * Never throws: every failure is this destination's outcome, so the others' runs go on.
  */
 import type { StoredDoc } from '../../storage/documents.js';
-import { scrubCredentials } from '../../storage/distribution-outbound.js';
+import { scrubCredentials } from '../../net/url-credentials.js';
 import { AppError } from '../../errors/app-error.js';
 import { filterDescriptionProblem } from '../../domain/filters.js';
 import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo } from './destination-info.js';

@@ -3,7 +3,7 @@
  * steps 4 and 5; /status's node_status.outbound), shared by the run (distribute.service.ts), the
  * destination's checks (destination-checks.ts) and the replication step (replication-step.ts).
  */
-import { scrubCredentials } from '../../storage/distribution-outbound.js';
+import { scrubCredentials } from '../../net/url-credentials.js';
 import { answeredWith, type PeerFailure } from './peer-fetch.js';
 
 /**

@@ -5,7 +5,7 @@
 import { createSafeFetcher, type SafeFetcher } from '../../net/safe-fetch.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
 import { clippedText } from '../../domain/clipped-text.js';
-import { scrubCredentials } from '../../storage/distribution-outbound.js';
+import { scrubCredentials } from '../../net/url-credentials.js';
 
 /** A destination's answers are small JSON documents; a larger one is not read (a peer could send any size). */
 const PEER_ANSWER_MAX_BYTES = 1024 * 1024;

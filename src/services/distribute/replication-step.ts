@@ -5,7 +5,8 @@
  * the store's replicator is sent, with which credentials and what it selects reads in one place,
  * apart from the checks that decide whether to send at all.
  */
-import { replicationEndpoint, scrubCredentials, type DistributionRepository } from '../../storage/distribution-outbound.js';
+import { replicationEndpoint, type DistributionRepository } from '../../storage/distribution-outbound.js';
+import { scrubCredentials } from '../../net/url-credentials.js';
 import { basicAuthorization } from '../../net/basic-authorization.js';
 import { LIVE_FOR_DISTRIBUTION_SELECTOR } from '../../domain/filters.js';
 import type { SafeFetcher } from '../../net/safe-fetch.js';
