@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from './config/project-root.js';
 import { CONFIG_DEFAULTS, ConfigError, defaultNodeConfig, validateNodeConfig, type AppConfig, type NodeConfig, type StartConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
-import { connectCouch, hasCredentials, redactedUrl, type Couch, type CouchTarget } from './storage/couch.js';
+import { askStore, connectCouch, hasCredentials, redactedUrl, storeStatusOf, type Couch, type CouchTarget } from './storage/couch.js';
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
 import { bootstrap, type BootstrapResult } from './storage/bootstrap.js';
@@ -53,10 +53,10 @@ async function waitForStore(store: StoreToWait, logger: Logger, timeoutMs: numbe
   const deadline = Date.now() + timeoutMs;
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     try {
-      await store.couch.info();
+      await askStore(store.couch);
       return;
     } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
+      const status = storeStatusOf(error);
       if (status === 401 || status === 403) {
         throw new Error(store.credentials ? `CouchDB at ${url} refused the node's credentials (COUCHDB_URL / COUCHDB_USER / COUCHDB_PASSWORD)` : `${NO_COUCHDB_CREDENTIALS} (CouchDB at ${url} answered ${status})`, { cause: error });
       }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Settings } from '../config/index.js';
 import { databaseNames, type DatabaseNames } from '../storage/databases.js';
-import { connectCouch, hasCredentials, inStore, redactedUrl, type Couch } from '../storage/couch.js';
+import { connectCouch, hasCredentials, listDatabases, redactedUrl, storeAnswerOf, type Couch } from '../storage/couch.js';
 import { NO_COUCHDB_CREDENTIALS } from '../storage/server-check.js';
 import { AppError } from '../errors/app-error.js';
 import { embeddedCredentials } from '../embedded/credentials.js';
@@ -52,7 +52,7 @@ export async function connectForTool(settings: Settings): Promise<ToolConnection
 
 /** Refuses a store that lacks the node's databases (no node started on it with this DB_PREFIX). */
 async function requireNodeDatabases(connection: ToolConnection, settings: Settings, names: DatabaseNames): Promise<void> {
-  const existing = new Set(await inStore('list databases', () => connection.couch.db.list()));
+  const existing = new Set(await listDatabases(connection.couch));
   // Not incoming_parked: added on 2026-11-27, it is created by the next start of the node, and a
   // store an earlier version made is still a node's (an upgrade's first `lr-node account` comes
   // before that start).
@@ -71,8 +71,8 @@ async function requireNodeDatabases(connection: ToolConnection, settings: Settin
 function credentialsRefusal(error: unknown, settings: Settings): unknown {
   if (!settings.couchdbUrl || !(error instanceof AppError) || error.code !== 'store_credentials_refused') return error;
   const url = redactedUrl(settings.couchdbUrl);
-  const couch = (error.cause ?? {}) as { statusCode?: unknown; reason?: unknown };
-  const answered = `CouchDB at ${url} answered ${String(couch.statusCode)}${typeof couch.reason === 'string' ? ` "${couch.reason}"` : ''}`;
+  const couch = storeAnswerOf(error);
+  const answered = `CouchDB at ${url} answered ${String(couch.status)}${couch.reason !== undefined ? ` "${couch.reason}"` : ''}`;
   if (!hasCredentials({ url: settings.couchdbUrl, user: settings.couchdbUser })) {
     return new ConfigError('COUCHDB_URL', `${NO_COUCHDB_CREDENTIALS}, the node's own (${answered}: CouchDB 3 lets only server admins use the node's databases)`);
   }

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/index.js';
-import { connectCouch, whileNotAborted } from '../storage/couch.js';
+import { askStore, connectCouch, whileNotAborted } from '../storage/couch.js';
 
 const PROBE_MS = 1000;
 
@@ -22,7 +22,7 @@ export async function runningStoreUrl(dataDir: string, credentials: { user: stri
     return undefined; // never started here, or an unreadable file
   }
   try {
-    await whileNotAborted(connectCouch({ url, ...credentials }).info(), AbortSignal.timeout(PROBE_MS));
+    await whileNotAborted(askStore(connectCouch({ url, ...credentials })), AbortSignal.timeout(PROBE_MS));
     return url;
   } catch {
     return undefined; // nothing answers there, or not to this directory's credentials

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Couch } from './couch.js';
-import { inStore, isConflict, mapCouchError } from './couch.js';
+import { inStore, isConflict, isNotFound, listDatabases, mapCouchError, storeStatusOf } from './couch.js';
 import { databaseByKey, type DatabaseNames } from './databases.js';
 import { RETIRED_DESIGN_DOCS, type DesignDocFile } from './design-docs.js';
 import { contentDigest, getOrUndefined, type StoredDoc } from './documents.js';
@@ -50,7 +50,7 @@ export interface BootstrapResult {
 const newId = (): string => randomUUID().replace(/-/g, '');
 
 export async function ensureDatabases(couch: Couch, names: DatabaseNames): Promise<string[]> {
-  const existing = new Set(await inStore('list databases', () => couch.db.list()));
+  const existing = new Set(await listDatabases(couch));
   const created: string[] = [];
   for (const name of Object.values(names)) {
     if (existing.has(name)) continue;
@@ -72,7 +72,7 @@ async function createDatabase(couch: Couch, name: string): Promise<boolean> {
       await couch.db.create(name);
       return true;
     } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
+      const status = storeStatusOf(error);
       if (status === 412) return false;
       // Anything but the cluster's answer to a race (credentials refused, no store) fails at once.
       if ((status !== 500 && status !== 409) || attempt >= 5) throw mapCouchError(error, `create database ${name}`);
@@ -87,7 +87,7 @@ async function databaseExists(couch: Couch, name: string): Promise<boolean> {
     await couch.db.get(name);
     return true;
   } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 404) return false;
+    if (isNotFound(error)) return false;
     throw mapCouchError(error, `read database ${name}`);
   }
 }
@@ -122,8 +122,7 @@ export async function retireDesignDocs(couch: Couch, names: DatabaseNames, retir
       await db.destroy(id, stored._rev);
       removed.push(`${key}/${id}`);
     } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status !== 404 && !isConflict(error)) throw mapCouchError(error, `retire ${key}/${id}`);
+      if (!isNotFound(error) && !isConflict(error)) throw mapCouchError(error, `retire ${key}/${id}`);
     }
     cleaned.add(name);
   }

@@ -98,8 +98,20 @@ export function mapCouchError(error: unknown, what: string): AppError {
   return new AppError(502, 'store_error', `CouchDB error (${what}): ${nanoError.error ?? status}`, true, { cause: error });
 }
 
+/**
+ * The HTTP status the store answered a failed call with (undefined: it did not answer), read
+ * through an AppError this module made of it; with CouchDB's reason, for messages that name the
+ * setting to fix. The one reader of nano's error shape besides mapCouchError.
+ */
+export function storeAnswerOf(error: unknown): { status: number | undefined; reason: string | undefined } {
+  const source = (error instanceof AppError ? error.cause : error) as NanoError | undefined;
+  return { status: source?.statusCode, reason: typeof source?.reason === 'string' ? source.reason : undefined };
+}
+
+export const storeStatusOf = (error: unknown): number | undefined => storeAnswerOf(error).status;
+
 export function isNotFound(error: unknown): boolean {
-  return (error as NanoError | undefined)?.statusCode === 404;
+  return storeStatusOf(error) === 404;
 }
 
 /**
@@ -112,7 +124,16 @@ export function isMissingDocument(error: unknown): boolean {
 }
 
 export function isConflict(error: unknown): boolean {
-  return (error as NanoError | undefined)?.statusCode === 409;
+  return storeStatusOf(error) === 409;
+}
+
+/** The store's welcome (`GET /`): whether it answers at all, and to the node's credentials. */
+export async function askStore(couch: Couch): Promise<void> {
+  await inStore('ask the store', () => couch.info());
+}
+
+export function listDatabases(couch: Couch): Promise<string[]> {
+  return inStore('list databases', () => couch.db.list());
 }
 
 /** Runs a store call and maps its failure; the one place repositories turn CouchDB errors into AppErrors. */

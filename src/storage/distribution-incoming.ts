@@ -4,7 +4,7 @@
  * removal of processed documents.
  */
 import type { DocumentScope } from 'nano';
-import { abortableRequest, inStore, isNotFound, mapCouchError, type Couch } from './couch.js';
+import { abortableRequest, inStore, isConflict, isNotFound, mapCouchError, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { StoredDoc } from './documents.js';
 import { bulkWrite } from './settled-writes.js';
@@ -68,7 +68,7 @@ export class IncomingRepository {
         this.checkpointRev = result.rev;
         return;
       } catch (error) {
-        if ((error as { statusCode?: number }).statusCode !== 409) throw mapCouchError(error, 'write the incoming checkpoint');
+        if (!isConflict(error)) throw mapCouchError(error, 'write the incoming checkpoint');
       }
     }
   }

@@ -5,7 +5,7 @@
  * (docs/couchdb.md says why each matters). The embedded store is not checked: the node starts it
  * with what it needs.
  */
-import type { Couch } from './couch.js';
+import { storeStatusOf, type Couch } from './couch.js';
 
 /** CouchDB 3.x defaults (docs.couchdb.org "Configuration"), for settings a server leaves unset. */
 const DEFAULTS = {
@@ -51,7 +51,7 @@ async function read<T>(couch: Couch, path: string): Promise<Read<T>> {
   try {
     return { ok: true, body: await couch.request({ path }) as T };
   } catch (error) {
-    return { ok: false, status: (error as { statusCode?: number }).statusCode };
+    return { ok: false, status: storeStatusOf(error) };
   }
 }
 
