@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Deps } from './deps.js';
 import type { NodeState } from './http/context.js';
 import { requestContext } from './http/request-context.js';
+import { untrustedForwardedFor } from './http/forwarded-for.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { responseCompression } from './http/compression.js';
 import { serialiseJsonOnce } from './http/json-once.js';
@@ -23,9 +24,14 @@ import { monitoringRoutes } from './services/monitoring/monitoring.routes.js';
 
 export function createApp(deps: Deps): Koa<NodeState> {
   const app = new Koa<NodeState>();
-  app.proxy = false;
+  // Behind TRUST_PROXY reverse proxies, the client's address is X-Forwarded-For's entry that many
+  // from its end (koa: proxy, maxIpsCount): the entries a client wrote itself are further left
+  // and never read. Without proxies the header is not believed, and the first one seen is logged.
+  app.proxy = deps.trustProxy > 0;
+  app.maxIpsCount = deps.trustProxy;
   app.silent = true; // errors are logged by the error exit, with the request id
   app.use(requestContext(deps.logger));
+  if (deps.trustProxy === 0) app.use(untrustedForwardedFor(deps.logger));
   app.use(requestMetrics(deps.monitoring.metrics));
   app.use(responseCompression(INBOUND_PATH, deps.compressionLevel));
   app.use(serialiseJsonOnce()); // inside compression: it and koa read the text, not the object

@@ -53,6 +53,8 @@ export interface Deps {
   publicUrl: string;
   /** COMPRESSION_LEVEL: the zlib level of compressed answers. */
   compressionLevel: number;
+  /** Reverse proxies whose X-Forwarded-For the node believes (TRUST_PROXY; app.ts). */
+  trustProxy: number;
   settings: ServiceSettings;
   gate: Gate;
   authPages: AuthPagesOptions;
@@ -171,6 +173,7 @@ export function buildDeps(input: DepsInput): Deps {
     logger: input.logger,
     publicUrl: input.publicUrl,
     compressionLevel: input.config.settings.compressionLevel,
+    trustProxy: input.config.settings.trustProxy,
     settings,
     gate,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),

@@ -15,6 +15,8 @@ export class ConfigError extends Error {
 export interface Settings {
   port: number;
   host: string;
+  /** Reverse proxies in front of the node whose X-Forwarded-For it believes (0: the socket's address). */
+  trustProxy: number;
   couchdbUrl: string | undefined;
   couchdbUser: string | undefined;
   couchdbPassword: string | undefined;
@@ -84,6 +86,19 @@ function parseUrl(raw: string, env: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * PUBLIC_URL goes into every advertised URL and into the log: credentials there would be
+ * published (a docs audit saw them in /services and OAI-PMH baseURL), and a query or fragment
+ * would break every URL built on it.
+ */
+function parsePublicUrl(raw: string, env: string): string {
+  const value = parseUrl(raw, env);
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '') throw new ConfigError(env, 'must not carry credentials: it is advertised to every client');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(env, 'must have no query or fragment: the node builds its endpoints\' URLs on it');
+  return value;
+}
+
 const text = (raw: string): string => raw;
 
 /** Whether a URL's host is this machine (localhost, 127/8, ::1): the only place plain http is allowed for OIDC. */
@@ -119,6 +134,8 @@ function wholeNumber(raw: string, env: string, bounds: { min?: number; max?: num
 }
 
 const MAX_SIGNATURE_WORKERS = 64;
+/** The longest delay a Node timer takes (setTimeout, AbortSignal.timeout): 2^31-1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * One worker per core beyond two. While the node publishes, its event loop and the store (the
@@ -145,11 +162,12 @@ const DEFAULT_PUBLISH_MAX_INDEX_LAG = 20_000;
 export const SETTINGS = [
   { key: 'port', env: 'PORT', description: 'TCP port the node listens on (0 picks a free one)', default: () => 8080, parse: parsePort },
   { key: 'host', env: 'HOST', description: 'interface the node listens on', default: () => '127.0.0.1', parse: text },
+  { key: 'trustProxy', env: 'TRUST_PROXY', description: 'how many reverse proxies stand in front of the node: the client address (what the sign-in throttle counts failures by) is then taken from X-Forwarded-For, that many entries from its end. 0: the socket\'s address, and X-Forwarded-For is ignored', default: () => 0, parse: (raw, env) => wholeNumber(raw, env, { max: 10 }, 'from 0 to 10') },
   { key: 'couchdbUrl', env: 'COUCHDB_URL', description: 'URL of an Apache CouchDB 3 server; credentials may be in the URL. Unset: the embedded store is started', default: () => undefined, parse: parseUrl },
   { key: 'couchdbUser', env: 'COUCHDB_USER', description: 'CouchDB user name, when not in COUCHDB_URL', default: () => undefined, parse: text },
   { key: 'couchdbPassword', env: 'COUCHDB_PASSWORD', description: 'CouchDB password, when not in COUCHDB_URL', default: () => undefined, parse: text },
   { key: 'dataDir', env: 'DATA_DIR', description: 'directory of the embedded store (LevelDB files and its admin credential)', default: () => './data', parse: text },
-  { key: 'publicUrl', env: 'PUBLIC_URL', description: 'URL the node advertises in service descriptions and as OAI-PMH baseURL (default: http://HOST:PORT as bound)', default: () => undefined, parse: parseUrl },
+  { key: 'publicUrl', env: 'PUBLIC_URL', description: 'URL the node advertises in service descriptions and as OAI-PMH baseURL (default: http://HOST:PORT as bound; with HOST 0.0.0.0 or ::, loopback, and a start-up warning that it is needed)', default: () => undefined, parse: parsePublicUrl },
   { key: 'configPath', env: 'CONFIG', description: 'JSON file with the node, community, network, policy and service settings, or defaults for the default ones. Unset: the CONFIG an earlier start was given, kept in the node database (the defaults on a new store)', default: () => undefined, parse: text },
   { key: 'dbPrefix', env: 'DB_PREFIX', description: 'prefix of every database name, so several nodes can share one CouchDB', default: () => '', parse: (raw, env) => {
     if (!/^[a-z][a-z0-9_$()+/-]*$|^$/.test(raw)) throw new ConfigError(env, 'must start with a lower-case letter and use CouchDB database-name characters');
@@ -162,7 +180,8 @@ export const SETTINGS = [
   { key: 'embeddedPort', env: 'EMBEDDED_COUCH_PORT', description: 'loopback port of the embedded store (0 picks a free one)', default: () => 0, parse: parsePort },
   { key: 'monitoringPort', env: 'MONITORING_PORT', description: 'loopback-only port serving /metrics and /dashboard without credentials (0 picks a free one). Unset: only on PORT, for network_admin accounts', default: () => undefined, parse: parsePort },
   { key: 'viewWaitMs', env: 'VIEW_WAIT_MS', description: 'longest a request waits for a view index still being built, in milliseconds, before a 503 with Retry-After', default: () => 20000, parse: (raw, env) => {
-    return wholeNumber(raw, env, { min: 100 }, 'of milliseconds, at least 100');
+    // A Node timer waits at most 2^31-1 ms: a longer one fires at once, and every view read answered 503.
+    return wholeNumber(raw, env, { min: 100, max: MAX_TIMER_MS }, `of milliseconds, from 100 to ${MAX_TIMER_MS} (about 24.8 days)`);
   } },
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: onOrOff },
   { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: 'answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off. Default: 20000 with INDEX_WARMING on (a backstop: a bulk publish runs at the store\'s speed until its indexes trail that far, so the first reads after it never wait for more than that), off without', default: (partial) => (partial.indexWarming === true ? DEFAULT_PUBLISH_MAX_INDEX_LAG : undefined), parse: (raw, env) => {

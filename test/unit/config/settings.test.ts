@@ -29,6 +29,8 @@ describe('settings from the environment', () => {
     expect(loadSettings({ INCOMING_RETRY_MS: '200', INCOMING_RETRY_LIFETIME_MS: '8000' })).to.include({ incomingRetryMs: 200, incomingRetryLifetimeMs: 8000 });
     expect(loadSettings({}).compressionLevel).to.equal(1);
     expect(loadSettings({ COMPRESSION_LEVEL: '9' }).compressionLevel).to.equal(9);
+    expect(loadSettings({}).trustProxy).to.equal(0);
+    expect(loadSettings({ TRUST_PROXY: '2', VIEW_WAIT_MS: '2147483647' })).to.include({ trustProxy: 2, viewWaitMs: 2147483647 });
   });
 
   const refused: [Record<string, string>, string, RegExp][] = [
@@ -38,7 +40,13 @@ describe('settings from the environment', () => {
     [{ COUCHDB_URL: 'not a url' }, 'COUCHDB_URL', /./],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /must be one of fatal, error/],
     [{ DB_PREFIX: 'Upper_' }, 'DB_PREFIX', /lower-case letter/],
-    [{ VIEW_WAIT_MS: '99' }, 'VIEW_WAIT_MS', /at least 100/],
+    [{ VIEW_WAIT_MS: '99' }, 'VIEW_WAIT_MS', /from 100 to 2147483647/],
+    // Past the longest Node timer every view read answered 503 at once.
+    [{ VIEW_WAIT_MS: '2147483648' }, 'VIEW_WAIT_MS', /from 100 to 2147483647 \(about 24.8 days\), got "2147483648"/],
+    [{ PUBLIC_URL: 'https://ops:secret@lr.example.org' }, 'PUBLIC_URL', /must not carry credentials/],
+    [{ PUBLIC_URL: 'https://lr.example.org/?x=1' }, 'PUBLIC_URL', /no query or fragment/],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY', /from 0 to 10, got "11"/],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY', /from 0 to 10/],
     [{ SIGNATURE_WORKERS: '-1' }, 'SIGNATURE_WORKERS', /must be a whole number 0-64, got "-1"/],
     [{ SIGNATURE_WORKERS: '65' }, 'SIGNATURE_WORKERS', /0-64/],
     [{ SIGNATURE_WORKERS: 'auto' }, 'SIGNATURE_WORKERS', /0-64/],
