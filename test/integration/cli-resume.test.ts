@@ -59,6 +59,12 @@ describe('lr-node publish and harvest resume after an interruption', function ()
     const sentFirst = proxy.bodies.slice(0, bodiesBefore).flatMap((body) => (JSON.parse(body) as { documents: Doc[] }).documents.map((d) => d.doc_ID));
     expect(new Set([...sentFirst, ...resent]).size).to.equal(sentFirst.length + resent.length);
     expect(rest.stdout).to.equal(`published 100 documents to ${proxy.url}: 100 accepted, 0 rejected\n`);
+    // Once more: everything was acknowledged, so nothing is sent, and the command says so.
+    const bodiesDone = proxy.bodies.length;
+    const again = await lrNode(args, { env, cwd: work });
+    expect(again.code, again.stderr).to.equal(0);
+    expect(proxy.bodies.length).to.equal(bodiesDone);
+    expect(again.stdout).to.equal(`nothing sent: the 100 documents were sent to ${proxy.url} by an earlier run (state in lr-publish.state.json): 100 accepted, 0 rejected\n`);
 
     const harvested = await lrNode(['harvest', node.url, '--out', 'published.jsonl'], { cwd: work });
     expect(harvested.code, harvested.stderr).to.equal(0);
@@ -114,9 +120,13 @@ describe('lr-node publish and harvest resume after an interruption', function ()
       expect(records).to.deep.equal(readLines(path.join(work, `reference-${via}.jsonl`)));
       expect(records.length).to.be.at.least(100);
 
+      const requests = proxy.requests.length;
       const done = await lrNode(args, { cwd: work });
       expect(done.code).to.equal(0);
       expect(readLines(path.join(work, out))).to.have.length(records.length);
+      // A harvest that ended is not repeated, and the rerun says so rather than "harvested".
+      expect(proxy.requests.length).to.equal(requests);
+      expect(done.stdout).to.equal(`nothing fetched: ${out} holds the ${records.length} records of a harvest that ended (its state file ${out}.state.json says so); --overwrite harvests the list again, and another --out with --from the records since\n`);
     });
   }
 });

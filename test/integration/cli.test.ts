@@ -97,7 +97,8 @@ describe('lr-node (the command line)', function () {
     expect(rejected!.error).to.be.a('string').and.not.equal('');
     expect((rejected!.document as Doc).doc_version).to.equal('nonsense');
     const again = await lrNode(['publish', node.url, input, '--state', 'mixed.state', '--report', 'mixed.rejected'], { env: env(), cwd: work });
-    expect(again.stdout).to.equal(`published 2 documents to ${node.url}: 1 accepted, 1 rejected (see mixed.rejected)\n`);
+    // Both were acknowledged (one refused): the rerun sends nothing, and says so.
+    expect(again.stdout).to.equal(`nothing sent: the 2 documents were sent to ${node.url} by an earlier run (state in mixed.state): 1 accepted, 1 rejected (see mixed.rejected)\n`);
     expect(again.stderr).to.equal('');
   });
 
@@ -248,7 +249,7 @@ describe('lr-node (the command line)', function () {
     expect(harvested.code, harvested.stderr).to.equal(0);
     const records = readLines(path.join(work, 'summary.jsonl')).length;
     expect(records).to.be.greaterThan(0);
-    expect(JSON.parse(harvested.stdout)).to.deep.equal({ OK: true, url: node.url, via: 'json', records, out: 'summary.jsonl' });
+    expect(JSON.parse(harvested.stdout)).to.deep.equal({ OK: true, url: node.url, via: 'json', records, fetched: records, out: 'summary.jsonl' });
     // No progress lines either: --json is for scripts.
     expect(harvested.stderr).to.equal('');
   });

@@ -46,6 +46,10 @@ function append(fd: number, text: string): number {
 export async function harvest(options: HarvestOptions): Promise<ExitCode> {
   const stateFile = options.state ?? `${options.out}.state.json`;
   const state = startingState(options, stateFile);
+  // A rerun of a harvest that ended fetches nothing (its state says the list is complete): it
+  // says so rather than "harvested N records" as if it had (a docs audit: a cron job's log).
+  const alreadyComplete = state.complete;
+  const recordsBefore = state.records;
   const progress = createProgress('harvest', 'records', { json: options.json });
   const interrupt = watchInterrupt(true, () => progress.note('harvest: interrupted, saving'));
   const policy: RetryPolicy = { ...options.policy, signal: interrupt.signal, onRetry: (reason, delay) => progress.note(`harvest: ${reason}, retrying in ${Math.round(delay / 1000)}s`) };
@@ -78,7 +82,10 @@ export async function harvest(options: HarvestOptions): Promise<ExitCode> {
     progress.stop();
     interrupt.dispose();
   }
-  const summary = { OK: true, url: options.query.url, via: options.query.via, records: state.records, out: options.out };
-  process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : `harvested ${state.records} records from ${options.query.url} to ${options.out}\n`);
+  const summary = { OK: true, url: options.query.url, via: options.query.via, records: state.records, fetched: state.records - recordsBefore, out: options.out };
+  const text = alreadyComplete
+    ? `nothing fetched: ${options.out} holds the ${state.records} records of a harvest that ended (its state file ${stateFile} says so); --overwrite harvests the list again, and another --out with --from the records since\n`
+    : `harvested ${state.records} records from ${options.query.url} to ${options.out}\n`;
+  process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : text);
   return EXIT.ok;
 }

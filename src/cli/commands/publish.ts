@@ -73,6 +73,7 @@ export async function publish(options: PublishOptions): Promise<ExitCode> {
   const files = options.files.map(readDocumentFile);
   const key: SigningKey | undefined = options.signKey ? readSigningKey(options.signKey, options.keyLocation, options.keyPassphrase) : undefined;
   const state = startingState(options, files);
+  const acknowledgedBefore = state.acknowledged;
   const all = positions(files);
   const progress = createProgress('publish', 'sent', { json: options.json });
   const interrupt = watchInterrupt(false, () => progress.note('publish: interrupted, saving after the request in flight (Ctrl-C again to abort it)'));
@@ -126,9 +127,13 @@ export async function publish(options: PublishOptions): Promise<ExitCode> {
     progress.stop();
     interrupt.dispose();
   }
-  const summary = { OK: state.rejected === 0, url: options.url, documents: all.length, accepted: state.accepted, rejected: state.rejected, report: state.rejected > 0 ? options.report : null, state: options.state };
-  process.stdout.write(options.json ? `${JSON.stringify(summary)}\n`
-    : `published ${all.length} documents to ${options.url}: ${state.accepted} accepted, ${state.rejected} rejected${state.rejected > 0 ? ` (see ${options.report})` : ''}\n`);
+  const summary = { OK: state.rejected === 0, url: options.url, documents: all.length, sent: state.acknowledged - acknowledgedBefore, accepted: state.accepted, rejected: state.rejected, report: state.rejected > 0 ? options.report : null, state: options.state };
+  const outcome = `${state.accepted} accepted, ${state.rejected} rejected${state.rejected > 0 ? ` (see ${options.report})` : ''}`;
+  // A rerun after every document was acknowledged sends nothing: it says so, not that it published.
+  const text = all.length > 0 && acknowledgedBefore === all.length
+    ? `nothing sent: the ${all.length} documents were sent to ${options.url} by an earlier run (state in ${options.state}): ${outcome}\n`
+    : `published ${all.length} documents to ${options.url}: ${outcome}\n`;
+  process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : text);
   return state.rejected > 0 ? EXIT.refused : EXIT.ok;
 }
 
