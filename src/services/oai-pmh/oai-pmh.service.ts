@@ -8,10 +8,7 @@ import type { ServiceSettings } from '../service-settings.js';
 import { listResponseDate, responseDate } from '../harvest/harvest-dates.js';
 import { loadHarvestSettings } from '../harvest/harvest-settings.js';
 import { OaiError } from './oai-errors.js';
-import { namesListVerb, parseOaiRequest, type OaiRequest } from './verbs.js';
-import { getRecord } from './get-record.js';
-import { list } from './list.js';
-import { identify, listMetadataFormats, listSets } from './describe.js';
+import { VERB_TABLE, namesListVerb, parseOaiRequest, type OaiRequest } from './verbs.js';
 import { docIdentifier, repositoryIdentifierOf, type OaiContext, type OaiDeps } from './oai-context.js';
 import type { HarvestService } from '../harvest/harvest.service.js';
 import { answerAsBasicHarvest, isJsonRequest } from './json-prefix.js';
@@ -32,17 +29,6 @@ export class OaiPmhService {
       extensionSchema: typeof location === 'string' && location !== '' ? location : `${this.publicUrl}/schemas/OAI-PMH-LR.xsd`,
       repositoryIdentifier: repositoryIdentifierOf(settings.description.service_endpoint),
     };
-  }
-
-  private run(request: OaiRequest, context: OaiContext): Promise<OaiBody> {
-    switch (request.verb) {
-      case 'Identify': return identify(context);
-      case 'ListMetadataFormats': return listMetadataFormats(request.args, context);
-      case 'ListSets': return Promise.resolve(listSets(request.args));
-      case 'GetRecord': return getRecord(request.args, context);
-      case 'ListIdentifiers':
-      case 'ListRecords': return list(request.verb, request.args, context);
-    }
   }
 
   /**
@@ -66,7 +52,7 @@ export class OaiPmhService {
         const identifier = request.args.identifier === undefined ? undefined : docIdentifier(request.args.identifier, context);
         return { kind: 'json', answer: await answerAsBasicHarvest(this.harvest, request, identifier, baseURL) };
       }
-      body = await this.run(request, context);
+      body = await VERB_TABLE[request.verb].handler(request.args, context);
     } catch (error) {
       if (!(error instanceof OaiError)) throw error;
       body = { kind: 'error', errors: [{ code: error.code, message: error.message }] };

@@ -1,12 +1,17 @@
 /**
  * The OAI-PMH verbs of this node (OAI-PMH 2.0 §4 with the spec's extensions, "OAI-PMH Harvest
- * (XML)"): required, optional and exclusive arguments of each, checked before any handler runs.
+ * (XML)"): required, optional and exclusive arguments of each, checked before its handler runs.
  * A missing, unknown or repeated verb is badVerb; an illegal, repeated or missing argument, or
  * an exclusive one with others, is badArgument (§3.6).
  */
 import { BadArgument, BadVerb } from './oai-errors.js';
 import { isAnyUri } from '../../protocol/oai-pmh/identifiers.js';
 import { METADATA_PREFIX } from '../../protocol/oai-pmh/formats.js';
+import type { OaiBody } from '../../protocol/oai-pmh/response.js';
+import type { OaiContext } from './oai-context.js';
+import { getRecord } from './get-record.js';
+import { list } from './list.js';
+import { identify, listMetadataFormats, listSets } from './describe.js';
 
 /** OAI-PMH.xsd setSpecType. */
 const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
@@ -24,18 +29,24 @@ const ARGUMENT_SYNTAX: Record<string, { valid: (value: string) => boolean; rule:
 export const VERBS = ['Identify', 'ListMetadataFormats', 'ListSets', 'GetRecord', 'ListIdentifiers', 'ListRecords'] as const;
 export type Verb = typeof VERBS[number];
 
-/** `lists`: the verb lists records, pinned to the request's instant (its responseDate trails the pin: harvest-dates.ts). */
-export interface VerbRule { required: string[]; optional: string[]; exclusive?: string; lists?: true }
+/** What a verb's handler gets: its checked arguments and the request's context. */
+export type VerbHandler = (args: Record<string, string>, context: OaiContext) => Promise<OaiBody>;
+
+/**
+ * `lists`: the verb lists records, pinned to the request's instant (its responseDate trails the
+ * pin: harvest-dates.ts). `handler` runs once the arguments have passed the rule's checks.
+ */
+export interface VerbRule { required: string[]; optional: string[]; exclusive?: string; lists?: true; handler: VerbHandler }
 
 export const VERB_TABLE: Record<Verb, VerbRule> = {
-  Identify: { required: [], optional: [] },
+  Identify: { required: [], optional: [], handler: (_args, context) => identify(context) },
   // LR extension: the identifier flags of GetRecord.
-  ListMetadataFormats: { required: [], optional: ['identifier', 'by_doc_ID', 'by_resource_ID'] },
-  ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
+  ListMetadataFormats: { required: [], optional: ['identifier', 'by_doc_ID', 'by_resource_ID'], handler: listMetadataFormats },
+  ListSets: { required: [], optional: [], exclusive: 'resumptionToken', handler: async (args) => listSets(args) },
   // LR extension: by_doc_ID / by_resource_ID; checked in the spec's order (identifier, then metadataPrefix).
-  GetRecord: { required: ['identifier', 'metadataPrefix'], optional: ['by_doc_ID', 'by_resource_ID'] },
-  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken', lists: true },
-  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken', lists: true },
+  GetRecord: { required: ['identifier', 'metadataPrefix'], optional: ['by_doc_ID', 'by_resource_ID'], handler: getRecord },
+  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken', lists: true, handler: (args, context) => list('ListIdentifiers', args, context) },
+  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken', lists: true, handler: (args, context) => list('ListRecords', args, context) },
 };
 
 export interface OaiRequest { verb: Verb; args: Record<string, string> }
