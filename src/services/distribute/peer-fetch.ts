@@ -1,6 +1,8 @@
 /**
  * How distribution asks a destination (GET /destination, and the probe of its inbound endpoint):
- * through the node's one fetcher (net/safe-fetch.ts), built once by src/deps.ts and passed in.
+ * through a guarded fetcher of its own (net/safe-fetch.ts: SSRF checks, timeouts and size caps)
+ * built by createPeerFetcher, once, in src/deps.ts, beside the node's two fetchers for documents'
+ * links (public addresses only, and private ones allowed), and passed in.
  */
 import { createSafeFetcher, type SafeFetcher } from '../../net/safe-fetch.js';
 import { publicFetchFailure } from '../../net/fetch-failure.js';
