@@ -94,8 +94,14 @@ export const notBootstrapped = (missing: string): AppError =>
  */
 export const SPEC_ERROR_STATUS = 500;
 
-export const specRefusal = (code: 'invalid_request' | 'payload_too_large', message: string): AppError =>
-  new AppError(SPEC_ERROR_STATUS, code, message, true);
+export class SpecRefusal extends AppError {
+  constructor(code: 'invalid_request' | 'payload_too_large', message: string) {
+    super(SPEC_ERROR_STATUS, code, message, true);
+    this.name = 'SpecRefusal';
+  }
+}
+
+export const specRefusal = (code: 'invalid_request' | 'payload_too_large', message: string): SpecRefusal => new SpecRefusal(code, message);
 
 /** 403: the account holds no role that allows the request (the gate's and SWORD's own check). */
 export function missingRole(account: { name: string; roles: readonly string[] }, role: string): AppError {

@@ -16,8 +16,13 @@ import type { NodeContext, NodeState } from './context.js';
 
 /** What a route may need, and the account role that grants it (spec "Authentication"). */
 const ROLE_OF = {
-  /** Publish and delete documents, and read a service restricted to the node's accounts. */
+  /** Publish and delete documents. */
   publish: 'publisher',
+  /**
+   * Read a service whose description restricts it to the node's accounts (service_auth basicauth):
+   * any account may, as any may publish. Its own name, so a route says what it guards.
+   */
+  read: 'publisher',
   /** Trigger distribution and take part in it (/distribute, /incoming): a network operation. */
   distribute: 'network_admin',
   /** Read the node's metrics and dashboard. */

@@ -20,9 +20,9 @@ import type { ResourceRepository } from '../../storage/resource-repository.js';
 import type { StoredDoc } from '../../storage/documents.js';
 import { nodeTimestamp, type Clock } from '../../domain/timestamps.js';
 import type { OwnerPseudonyms } from '../../domain/ownership.js';
-import { PublishRefused, type DocumentResult, type PublishResponse } from '../publish/publish.service.js';
+import type { DocumentResult, PublishResponse } from '../publish/publish.service.js';
 import { isRecord } from '../../domain/is-record.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError, specRefusal } from '../../errors/app-error.js';
 import { isDeleted, resourceState } from '../../domain/resource-document.js';
 import { deletionStub } from '../../domain/deletion-stub.js';
 import type { DeletedDataPolicy } from '../../domain/node-configuration.js';
@@ -57,9 +57,9 @@ export class DeleteService {
 
   async delete(body: unknown, account: Account | undefined, rules: DeleteRules, docLimit: number | undefined): Promise<PublishResponse> {
     const ids = isRecord(body) ? body.request_IDs : undefined;
-    if (!Array.isArray(ids) || ids.length === 0) throw new PublishRefused('missing "request_IDs": a non-empty array of doc_IDs');
-    if (!ids.every((id) => typeof id === 'string' && id.length > 0)) throw new PublishRefused('every request_ID must be a non-empty string');
-    if (docLimit !== undefined && docLimit > 0 && ids.length > docLimit) throw new PublishRefused(`too many request_IDs: ${ids.length}, the limit is ${docLimit} (service_data.doc_limit)`);
+    if (!Array.isArray(ids) || ids.length === 0) throw specRefusal('invalid_request', 'missing "request_IDs": a non-empty array of doc_IDs');
+    if (!ids.every((id) => typeof id === 'string' && id.length > 0)) throw specRefusal('invalid_request', 'every request_ID must be a non-empty string');
+    if (docLimit !== undefined && docLimit > 0 && ids.length > docLimit) throw specRefusal('invalid_request', `too many request_IDs: ${ids.length}, the limit is ${docLimit} (service_data.doc_limit)`);
     const requested = ids as string[];
     const found = await this.store.getMany(requested);
     const now = nodeTimestamp(this.clock());

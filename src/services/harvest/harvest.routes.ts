@@ -31,7 +31,7 @@ export function sendHarvestAnswer(ctx: NodeContext, answer: HarvestAnswer): void
 export function harvestRoutes(service: HarvestService, publicUrl: string, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
   // A harvest description that asks for basicauth restricts reading to the node's accounts, as slice's does.
-  const restricted = gate.can('publish', { when: credentialsRequired(settings, 'harvest') });
+  const restricted = gate.can('read', { when: credentialsRequired(settings, 'harvest') });
   const handle = async (ctx: NodeContext, verb: HarvestVerb, raw: () => Promise<unknown>): Promise<void> => {
     sendHarvestAnswer(ctx, await answerHarvest(service, verb, `${publicUrl}${ctx.path}`, raw));
   };

@@ -82,7 +82,7 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
   // credentials needed", which served a restricted service to anyone whenever this read failed
   // and the handler's own succeeded: the request gets OAI-PMH's 503 instead.
   const required = credentialsRequired(settings, 'oai_pmh');
-  const guarded = gate.can('publish', {
+  const guarded = gate.can('read', {
     when: () => required().catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'service_inactive') return false;
       throw new AccessUndecided(error);

@@ -21,7 +21,7 @@ function send(ctx: NodeContext, response: ObtainResponse): void {
 export function obtainRoutes(service: ObtainService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
   // An obtain description that asks for basicauth restricts reading to the node's accounts, as slice's does.
-  const restricted = gate.can('publish', { when: credentialsRequired(settings, 'obtain') });
+  const restricted = gate.can('read', { when: credentialsRequired(settings, 'obtain') });
   // The request limits the description states (obtain-request.ts), read at each request as the
   // other services read theirs (the description may change while the node runs).
   const limits = async () => requestLimitsOf((await settings.of('obtain')).service_data);

@@ -16,7 +16,7 @@ import { REPLACED_DOC_ID, notHeldOf, replacementProof, replacementRecheck, repla
 import { BatchContextReader, type NodeDocuments } from '../intake/batch-context.js';
 import { IntakePipeline, type IntakeEntry, type IntakePass, type IntakeSteps } from '../intake/intake-pipeline.js';
 import type { SignOutcome } from '../../domain/signature/signature-jobs.js';
-import { AppError, SPEC_ERROR_STATUS } from '../../errors/app-error.js';
+import { specRefusal, type SpecRefusal } from '../../errors/app-error.js';
 import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
 import type { NodeMetrics } from '../../monitoring/node-metrics.js';
 import { isRecord } from '../../domain/is-record.js';
@@ -28,12 +28,8 @@ export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: st
 
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
 
-/** A global failure: `{"OK": false, "error": ...}` with the spec's HTTP 500 (spec "Publish", status codes; SPEC_ERROR_STATUS). */
-export class PublishRefused extends AppError {
-  constructor(message: string) {
-    super(SPEC_ERROR_STATUS, 'invalid_request', message, true);
-  }
-}
+/** A global failure: `{"OK": false, "error": ...}` with the spec's HTTP 500 (spec "Publish", status codes; errors/app-error.ts SpecRefusal). */
+const refused = (message: string): SpecRefusal => specRefusal('invalid_request', message);
 
 type Accepted = IntakeEntry & {
   index: number;
@@ -92,14 +88,14 @@ export class PublishService {
     // 1. do_not_distribute anywhere in the batch stops everything (spec "Publish", step 1).
     const documents = isRecord(body) ? body.documents : undefined;
     if (Array.isArray(documents) && documents.some((doc) => isRecord(doc) && Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute'))) {
-      throw new PublishRefused('cannot publish: a document has a do_not_distribute key');
+      throw refused('cannot publish: a document has a do_not_distribute key');
     }
     // 2. Request validation.
-    if (!isRecord(body)) throw new PublishRefused('the request body must be a JSON object {"documents": [...]}');
-    if (!Array.isArray(documents)) throw new PublishRefused('missing "documents": an array of resource data description documents');
-    if (documents.length === 0) throw new PublishRefused('"documents" is empty');
+    if (!isRecord(body)) throw refused('the request body must be a JSON object {"documents": [...]}');
+    if (!Array.isArray(documents)) throw refused('missing "documents": an array of resource data description documents');
+    if (documents.length === 0) throw refused('"documents" is empty');
     if (docLimit !== undefined && docLimit > 0 && documents.length > docLimit) {
-      throw new PublishRefused(`too many documents: ${documents.length}, the limit is ${docLimit} (service_data.doc_limit)`);
+      throw refused(`too many documents: ${documents.length}, the limit is ${docLimit} (service_data.doc_limit)`);
     }
     const { context, node, keys } = this.contexts.contextOf(await (options.nodeDocuments ?? this.readNodeDocuments()), 'publish', documents, account?.submitter);
     const response = await this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);

@@ -16,7 +16,7 @@ const positive = (value: number | undefined, fallback: number): number => (value
 export function sliceRoutes(service: SliceService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
   // A slice description that asks for basicauth restricts reading to the node's publishing accounts.
-  router.get('/slice', gate.can('publish', { when: credentialsRequired(settings, 'slice') }), async (ctx) => {
+  router.get('/slice', gate.can('read', { when: credentialsRequired(settings, 'slice') }), async (ctx) => {
     // Read at each call: limits changed in the service description apply without a restart.
     const description = await settings.of('slice');
     const args = parseSliceArgs(ctx.query);

@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, AccountRepository } from '../../storage/account-repository.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
-import { AppError, missingRole } from '../../errors/app-error.js';
-import { PublishRefused, type PublishService } from '../publish/publish.service.js';
+import { AppError, SpecRefusal, missingRole } from '../../errors/app-error.js';
+import type { PublishService } from '../publish/publish.service.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 import { SERVICE_CATALOGUE } from '../../domain/service-descriptions.js';
 import type { Clock } from '../../domain/timestamps.js';
@@ -112,7 +112,7 @@ export class SwordService {
     try {
       response = await this.publisher.publish({ documents: [document] }, depositor.owner, docLimit, { dryRun: headers.noOp });
     } catch (error) {
-      if (error instanceof PublishRefused) throw new SwordError('ErrorBadRequest', error.message);
+      if (error instanceof SpecRefusal && error.code === 'invalid_request') throw new SwordError('ErrorBadRequest', error.message);
       throw error;
     }
     const result = response.document_results[0];
