@@ -47,7 +47,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     obtainRoutes(deps.obtain, deps.settings, deps.gate),
     harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate),
     authRoutes(deps.authPages),
-    oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate),
+    oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate, deps.schemaDir),
     distributeRoutes(deps.distribution, deps.gate),
     monitoringRoutes(deps.monitoring, deps.gate),
   ];

@@ -1,4 +1,5 @@
 /** Explicit wiring: repositories → services. No module singletons; tests build their own. */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Couch } from './storage/couch.js';
@@ -55,6 +56,8 @@ export interface Deps {
   compressionLevel: number;
   /** Reverse proxies whose X-Forwarded-For the node believes (TRUST_PROXY; app.ts). */
   trustProxy: number;
+  /** Where the XML schemas served at /schemas/ are (the OAI-PMH extension schema: oaiSchemaDir). */
+  schemaDir: string;
   settings: ServiceSettings;
   gate: Gate;
   authPages: AuthPagesOptions;
@@ -93,6 +96,18 @@ export interface DepsInput {
   clock?: Clock;
   /** The supervisor of the embedded store this process started (its restarts are a metric). */
   store?: { readonly restartCount: number } | undefined;
+}
+
+/**
+ * The XML schemas /schemas/ serves, the OAI-PMH extension schema every OAI-PMH answer's
+ * xsi:schemaLocation names among them. Kept in src/ (tsc copies no .xsd), which the installation
+ * ships. Checked here, so an incomplete installation stops at start rather than answering 404
+ * for a schema each response points to (it was probed at import and fell back to nothing).
+ */
+function oaiSchemaDir(projectRoot: string): string {
+  const dir = path.join(projectRoot, 'src', 'protocol', 'oai-pmh', 'schemas');
+  if (!fs.existsSync(path.join(dir, 'OAI-PMH-LR.xsd'))) throw new Error(`the OAI-PMH extension schema is missing from ${dir}: the installation is incomplete`);
+  return dir;
 }
 
 /** How often a held publish asks the store how far its indexes trail (one probe shared by the held requests). */
@@ -174,6 +189,7 @@ export function buildDeps(input: DepsInput): Deps {
     publicUrl: input.publicUrl,
     compressionLevel: input.config.settings.compressionLevel,
     trustProxy: input.config.settings.trustProxy,
+    schemaDir: oaiSchemaDir(input.projectRoot),
     settings,
     gate,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),

@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { Next } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
@@ -23,10 +22,6 @@ import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
 import type { OaiPmhService } from './oai-pmh.service.js';
 import { BadArgument } from './oai-errors.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-// From src/ (tsx) the schemas are beside the protocol code; from dist/src/ they stay in src/ (tsc copies no .xsd).
-const SCHEMA_DIR = [path.join(HERE, '..', '..', 'protocol', 'oai-pmh', 'schemas'), path.join(HERE, '..', '..', '..', '..', 'src', 'protocol', 'oai-pmh', 'schemas')]
-  .find((dir) => fs.existsSync(path.join(dir, 'OAI-PMH-LR.xsd'))) ?? '';
 const SCHEMA_NAME = /^[A-Za-z0-9_.-]+\.xsd$/;
 const FORM_LIMIT = 64 * 1024;
 const OAI_METHODS = 'GET, HEAD, POST';
@@ -73,7 +68,8 @@ class AccessUndecided extends Error {
   }
 }
 
-export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
+/** `schemaDir`: the XML schemas served at /schemas/ (deps.ts). */
+export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, gate: Gate, schemaDir: string): Router<NodeState> {
   const router = new Router<NodeState>();
   // An OAI-PMH description that asks for basicauth restricts harvesting to the node's accounts
   // (OAI-PMH 2.0 §3.1.2.2 leaves access control to HTTP). An inactive service is not asked about
@@ -122,7 +118,7 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
   }));
   router.get('/schemas/:name', async (ctx) => {
     const name = ctx.params.name ?? '';
-    const file = path.join(SCHEMA_DIR, name);
+    const file = path.join(schemaDir, name);
     if (!SCHEMA_NAME.test(name) || !fs.existsSync(file)) return;
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=86400');
