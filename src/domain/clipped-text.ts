@@ -3,7 +3,7 @@
  * (a distribution outcome in node_status, a log line): a 1 MiB answer must not become a 1 MiB
  * /status. The cut is marked so nobody takes the rest for the whole.
  */
-export const CLIPPED_TEXT_MAX = 200;
+const CLIPPED_TEXT_MAX = 200;
 
 export function clippedText(text: string, max = CLIPPED_TEXT_MAX): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;

@@ -5,7 +5,7 @@
  */
 import type { NodeConfig, ServiceKey } from './node-configuration.js';
 
-export const SERVICE_DESCRIPTION_DOC_VERSION = '0.20.0';
+const SERVICE_DESCRIPTION_DOC_VERSION = '0.20.0';
 
 export interface ServiceCatalogueEntry {
   key: ServiceKey;

@@ -26,7 +26,7 @@ export function numberSetting(data: Record<string, unknown> | undefined, name: s
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-export function requiresBasicAuth(description: ServiceDescription): boolean {
+function requiresBasicAuth(description: ServiceDescription): boolean {
   return description.service_auth.service_authz.includes('basicauth');
 }
 

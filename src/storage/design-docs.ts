@@ -83,7 +83,7 @@ function readDesignDoc(dir: string, name: string): DesignDoc {
   return doc;
 }
 
-export function contentHash(doc: DesignDoc): string {
+function contentHash(doc: DesignDoc): string {
   const { _id, views, filters, validate_doc_update: validate } = doc;
   return createHash('sha256').update(JSON.stringify({ _id, views, filters, validate })).digest('hex');
 }

@@ -24,7 +24,7 @@ type Db = ReturnType<Couch['use']>;
  * document (isLive in src/domain/resource-document.ts). Basic Obtain, distribution and the daily
  * counts read harvest's views for the live rows: this is the one place that says which they are.
  */
-export const isDeletedRow = (row: { value: unknown }): boolean => row.value === 1;
+const isDeletedRow = (row: { value: unknown }): boolean => row.value === 1;
 export const isLiveRow = (row: { value: unknown }): boolean => row.value === 0;
 
 function sameKey(a: ViewKey, b: ViewKey): boolean {

@@ -54,7 +54,7 @@ const def = (name: string): SchemaObject => ({ $ref: `${DEFS_SCHEMA_ID}#/$defs/$
 const str: SchemaObject = { type: 'string' };
 
 /** Shared field definitions, referenced by every other schema. */
-export const resourceDataDefsSchema: SchemaObject = {
+const resourceDataDefsSchema: SchemaObject = {
   $schema: JSON_SCHEMA_DIALECT,
   $id: DEFS_SCHEMA_ID,
   title: 'Learning Registry resource data: shared field definitions',

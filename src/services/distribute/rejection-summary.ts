@@ -8,7 +8,7 @@
  */
 import { clippedText } from '../../domain/clipped-text.js';
 
-export const REASONS_LOGGED = 5;
+const REASONS_LOGGED = 5;
 
 export interface RejectionReasons {
   reasons: { error: string; count: number; example_doc_ID: string }[];

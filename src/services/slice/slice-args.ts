@@ -30,7 +30,7 @@ export const MAX_TAGS = 20;
  * enough that a key never costs the store more than a small read.
  */
 export const MAX_VALUE_LENGTH = 1000;
-export const MAX_TOKEN_LENGTH = 4096;
+const MAX_TOKEN_LENGTH = 4096;
 
 type Query = Record<string, string | string[] | undefined>;
 

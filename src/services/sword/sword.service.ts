@@ -34,7 +34,7 @@ export interface DepositOutcome { docId: string; location?: string; receipt: Rec
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
-export const SWORD_VERSION = SERVICE_CATALOGUE.find((entry) => entry.key === 'sword')?.service_version ?? '0.10.0';
+const SWORD_VERSION = SERVICE_CATALOGUE.find((entry) => entry.key === 'sword')?.service_version ?? '0.10.0';
 
 /** The `atom:generator` of receipts and error documents (also while the node is starting). */
 export function swordGenerator(publicUrl: string): ReceiptData['generator'] {
