@@ -72,6 +72,13 @@ module.exports = {
       to: { path: 'node_modules/(koa|@koa)/' },
     },
     {
+      name: 'http-only-in-routes',
+      comment: 'in a service folder only *.routes.ts and *.http.ts handle HTTP (Koa, src/http/); every other module is the use case or its rules',
+      severity: 'error',
+      from: { path: '^src/services/', pathNot: '\\.(routes|http)\\.ts$' },
+      to: { path: '^(node_modules/(koa|@koa)/|src/http/)' },
+    },
+    {
       name: 'no-http-reachable-from-use-cases',
       comment: 'nor through another module: a use case that imports from http/ depends on Koa by way of it (SWORD took its 403 from the gate)',
       severity: 'error',

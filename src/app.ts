@@ -17,7 +17,7 @@ import { harvestRoutes } from './services/harvest/harvest.routes.js';
 import { authRoutes } from './services/auth/auth.routes.js';
 import { oaiPmhRoutes } from './services/oai-pmh/oai-pmh.routes.js';
 import { distributeRoutes } from './services/distribute/distribute.routes.js';
-import { inboundProxy } from './services/distribute/inbound-proxy.js';
+import { inboundProxy } from './services/distribute/inbound-proxy.http.js';
 import { INBOUND_PATH } from './services/distribute/destination-info.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { monitoringRoutes } from './services/monitoring/monitoring.routes.js';

@@ -1,7 +1,7 @@
 /**
  * Forwards one request of the CouchDB replication protocol to the node's own incoming database,
  * with the node's store credentials (the store itself is never exposed). What may be forwarded is
- * decided by src/services/distribute/inbound-proxy.ts; this is the HTTP hop only.
+ * decided by src/services/distribute/inbound-replication.ts (allowed requests) and inbound-proxy.http.ts; this is the HTTP hop only.
  */
 import { Readable } from 'node:stream';
 import { mapCouchError, redactedUrl, type Couch } from './couch.js';

@@ -1,6 +1,6 @@
 /**
  * Replication requests at /incoming whose bodies CouchDB refuses are refused by the node before
- * either store sees them (src/services/distribute/inbound-proxy.ts). Found by the generated
+ * either store sees them (src/services/distribute/inbound-proxy.http.ts). Found by the generated
  * /incoming requests of the reliability suite: on the embedded store, a malformed `_attachments`
  * answered 500 (a PouchDB TypeError) and a `_revs_diff` value that is not an array, for a stored
  * id, crashed the store process (it restarted; the node answered 503 meanwhile). An unknown

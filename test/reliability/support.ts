@@ -145,7 +145,7 @@ export function expectSchemaForm(answer: Answer, what: string): void {
  * /incoming speaks CouchDB's replication protocol: a JSON answer, errors as CouchDB's
  * {"error", "reason"} (passed on from the store) or the node's own {"OK": false, "error"}
  * (its refusals); no unhandled 5xx. The one 503 is the documented retry of a batch that met a
- * conflict (src/services/distribute/inbound-proxy.ts), with Retry-After.
+ * conflict (src/services/distribute/inbound-proxy.http.ts), with Retry-After.
  */
 export function expectCouchForm(answer: Answer, what: string): void {
   expect(answer.type, `${what}: ${answer.text.slice(0, 200)}`).to.match(/^application\/json/);

@@ -10,9 +10,10 @@ import { sendHtmlError } from '../../http/html-error.js';
 import { accountPage, notConfiguredPage, problemPage, signedOutPage, type Message, type PageContext } from '../../protocol/html/auth-pages.js';
 import { PAGE_CSP } from '../../protocol/html/layout.js';
 import type { Account } from '../../storage/account-repository.js';
-import { readForm } from './form-body.js';
+import { readForm } from './form-body.http.js';
 import { SignInFailed, type OidcSignIn } from './oidc.js';
-import { CookieSigner, LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS, csrfMatches, nowSeconds, randomToken, type LoginState, type Session } from './session.js';
+import { CookieSigner } from './session-cookies.http.js';
+import { LOGIN_COOKIE, LOGIN_SECONDS, SESSION_COOKIE, SESSION_SECONDS, csrfMatches, nowSeconds, randomToken, type LoginState, type Session } from './session.js';
 import { Refusal, type WebAccounts } from './web-accounts.js';
 
 export interface AuthPagesOptions {

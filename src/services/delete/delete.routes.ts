@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
-import { readPublishRequest } from '../publish/publish-request.js';
+import { readPublishRequest } from '../publish/publish-request.http.js';
 import type { NodeRepository } from '../../storage/node-repository.js';
 import { deletedDataPolicyOf } from '../../domain/node-documents.js';
 import { notBootstrapped } from '../../errors/app-error.js';

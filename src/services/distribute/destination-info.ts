@@ -6,7 +6,7 @@ import { clippedText } from '../../domain/clipped-text.js';
 import type { FilterDescription } from '../../domain/filters.js';
 import { isRecord } from '../../domain/is-record.js';
 
-/** Where a node receives distribution (the inbound replication endpoint, inbound-proxy.ts). */
+/** Where a node receives distribution (the inbound replication endpoint, inbound-proxy.http.ts). */
 export const INBOUND_PATH = '/incoming';
 
 export interface TargetNodeInfo {

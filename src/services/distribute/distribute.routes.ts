@@ -1,4 +1,4 @@
-/** HTTP of distribution (spec "Distribution"): POST /distribute, GET /destination; the inbound endpoint is inbound-proxy.ts. */
+/** HTTP of distribution (spec "Distribution"): POST /distribute, GET /destination; the inbound endpoint is inbound-proxy.http.ts. */
 import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';

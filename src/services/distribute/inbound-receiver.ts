@@ -1,6 +1,6 @@
 /**
  * What happens to documents that arrived for this node, whichever way they came: straight from a
- * replicator's `_bulk_docs` at /incoming (inbound-proxy.ts: checked and stored once, never written
+ * replicator's `_bulk_docs` at /incoming (inbound-proxy.http.ts: checked and stored once, never written
  * to the incoming database), or through the incoming database (the follower: documents sent with
  * attachments, `PUT {docid}?new_edits=false`, and anything a node before this change left there).
  * Counts outcomes in the metrics and keeps `last_in_sync` (spec "Network node status"), written at

@@ -1,7 +1,7 @@
 /**
  * Why a pass of inbound distribution refused documents (spec "Distribution", destination node
  * process), bounded for a log line at the default level. The peer's replicator is told only that
- * a document was refused (`forbidden`, counted in its `docs_refused`: inbound-proxy.ts), so the
+ * a document was refused (`forbidden`, counted in its `docs_refused`: inbound-proxy.http.ts), so the
  * log is where an operator sees why; a peer sending a flood of bad documents must not flood it.
  * The most frequent reasons first, each with its count and one doc_ID, both clipped: the error
  * text and the doc_ID come from the peer.

@@ -4,7 +4,7 @@ import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 import type { PublishService } from './publish.service.js';
-import { readPublishRequest } from './publish-request.js';
+import { readPublishRequest } from './publish-request.http.js';
 
 export function publishRoutes(service: PublishService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();

@@ -44,6 +44,10 @@ describe('unit: layers point down only (dependency-cruiser)', function () {
     write('src/services/intake/checks.ts', "import { publish } from '../publish/publish.js';\nexport const checks = publish;\n");
     write('src/services/distribute/inbound.ts', "import { checks } from '../intake/checks.js';\nexport const inbound = checks;\n");
     write('src/elsewhere/lost.ts', "import { repo } from '../storage/repo.js';\nexport const lost = repo;\n");
+    // HTTP in a service folder outside its *.routes.ts / *.http.ts.
+    write('src/http/context.ts', 'export const context = 1;\n');
+    write('src/services/publish/rules.ts', "import { context } from '../../http/context.js';\nexport const rules = context;\n");
+    write('src/services/publish/request.http.ts', "import { context } from '../../http/context.js';\nexport const request = context;\n");
     try {
       const { status, output } = cruise(dir);
       expect(status, output).to.not.equal(0);
@@ -53,6 +57,8 @@ describe('unit: layers point down only (dependency-cruiser)', function () {
       expect(output).to.match(/every-module-in-a-layer: src\/elsewhere\/lost\.ts/);
       expect(output).to.match(/distribution-not-through-publish: src\/services\/distribute\/inbound\.ts → src\/services\/publish\/publish\.ts/);
       expect(output).to.match(/intake-serves-both: src\/services\/intake\/checks\.ts → src\/services\/publish\/publish\.ts/);
+      expect(output).to.match(/http-only-in-routes: src\/services\/publish\/rules\.ts → src\/http\/context\.ts/);
+      expect(output).to.not.match(/http-only-in-routes: src\/services\/publish\/request\.http\.ts/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
