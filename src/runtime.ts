@@ -165,7 +165,9 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 }, (req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
   limitConnections(server, logger);
+  // What a failed start has to undo, as far as it got (the catch below).
   let built: ReturnType<typeof buildDeps> | undefined;
+  let monitoring: Awaited<ReturnType<typeof listenMonitoring>> | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) => {
@@ -202,7 +204,8 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     built = deps;
     // The monitoring port is bound before any background loop starts: when it is in use the start
     // fails, and nothing is left running to keep the process alive (it exits with EXIT.portInUse).
-    const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
+    monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
+    const monitoringServer = monitoring;
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).
     for (const feed of deps.followed) feed.start();
     // The embedded store is this process's alone: a distribution run it finds in progress is a dead process's.
@@ -216,7 +219,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     deps.distribution.scheduler.start();
     // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
     if (settings.indexWarming) deps.warmer.start();
-    logger.info({ url, publicUrl, monitoringUrl: monitoring?.url }, 'node listening');
+    logger.info({ url, publicUrl, monitoringUrl: monitoringServer?.url }, 'node listening');
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closing ??= (async () => {
@@ -224,8 +227,8 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
         // busy ones after their response), then stop the store.
         await deps.distribution.scheduler.stop();
         deps.pacing?.release(); // held publish answers go now: their documents are stored
-        monitoring?.server.close();
-        monitoring?.server.closeAllConnections();
+        monitoringServer?.server.close();
+        monitoringServer?.server.closeAllConnections();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 10000);
           // A keep-alive connection whose request was in flight goes idle once answered; Node's
@@ -246,9 +249,14 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
       })();
       return closing;
     };
-    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, monitoringUrl: monitoring?.url, close };
+    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, monitoringUrl: monitoringServer?.url, close };
   } catch (error) {
+    // A start that fails after the monitoring port or the followed documents' feeds started
+    // (e.g. releasing a dead run) stops them too: left running they keep the process alive.
     server.close();
+    monitoring?.server.close();
+    monitoring?.server.closeAllConnections();
+    if (built) await Promise.all(built.followed.map((feed) => feed.stop()));
     await built?.signatures.close(); // its worker threads would keep the process alive
     await embedded?.stop();
     throw error;
