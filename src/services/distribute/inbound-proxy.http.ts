@@ -16,11 +16,10 @@
  * a duplicate). The checkpoints (`_local`) and `_revs_diff` still go to the incoming database.
  * What is allowed and how bodies are checked and answered: inbound-replication.ts (no HTTP).
  */
-import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
-import getRawBody from 'raw-body';
 import { INBOUND_PATH } from './destination-info.js';
-import type { NodeState } from '../../http/context.js';
+import type { NodeContext, NodeState } from '../../http/context.js';
+import { BodyTooLarge, readRawBody } from '../../http/raw-body.js';
 import type { Gate } from '../../http/gate.js';
 import type { IncomingForwarder } from '../../storage/distribution-proxy.js';
 import { AppError } from '../../errors/app-error.js';
@@ -34,13 +33,12 @@ const BODY_LIMIT = 256 * 1024 * 1024;
 /** 413 as CouchDB answers it (a replicator then splits its batch), in the JSON endpoints' words. */
 const tooLarge = (): AppError => new AppError(413, 'payload_too_large', `request body too large: the limit is ${BODY_LIMIT} bytes`);
 
-/** The body up to BODY_LIMIT; a declared length over it is refused before a byte is read. */
-async function readBody(stream: IncomingMessage, declaredLength: number | undefined): Promise<Buffer> {
+/** The body up to BODY_LIMIT (a declared length over it is refused before a byte is read), or CouchDB's 413. */
+async function readBody(ctx: NodeContext): Promise<Buffer> {
   try {
-    return await getRawBody(stream, { limit: BODY_LIMIT, length: declaredLength });
+    return await readRawBody(ctx, BODY_LIMIT);
   } catch (error) {
-    if ((error as { status?: number }).status === 413) throw tooLarge();
-    throw error;
+    throw error instanceof BodyTooLarge ? tooLarge() : error;
   }
 }
 
@@ -53,7 +51,7 @@ export function inboundProxy(forwarder: IncomingForwarder, receiver: InboundRece
       throw new AppError(403, 'forbidden', `${ctx.method} ${ctx.path} is not part of inbound replication`);
     }
     const hasBody = ctx.method === 'POST' || ctx.method === 'PUT';
-    const body = hasBody ? await readBody(ctx.req, ctx.request.length) : undefined;
+    const body = hasBody ? await readBody(ctx) : undefined;
     if (body && textNestsDeeperThan(body, MAX_NESTING)) throw new AppError(400, 'invalid_request', `request body nests deeper than ${MAX_NESTING} levels`);
     if (body && (segments[0] === '_revs_diff' || segments[0] === '_missing_revs')) checkRevisionQuery(body, segments[0]);
     if (body && segments[0] === '_bulk_docs') {

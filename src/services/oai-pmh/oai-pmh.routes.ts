@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
 import type { Next } from 'koa';
-import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext, NodeState } from '../../http/context.js';
+import { BodyTooLarge, readRawBody } from '../../http/raw-body.js';
 import { sendHarvestAnswer } from '../harvest/harvest.routes.js';
 import type { Gate } from '../../http/gate.js';
 import { logAnswered } from '../../http/log-answered.js';
@@ -92,22 +92,21 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
       sendOaiFailure(ctx, error.reason);
     }
   };
-  const parseForm = bodyParser({ enableTypes: ['form'], formLimit: FORM_LIMIT });
   router.get('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => pairsOf(ctx.querystring)));
+  // POST carries the arguments as a form (OAI-PMH 2.0 §3.1.1.2): a body of any other type has
+  // none, and is answered as a request without a verb (badVerb), as an unreadable one is.
   router.post('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => {
+    if (!ctx.is('application/x-www-form-urlencoded')) return [];
     try {
-      await parseForm(ctx as never, async () => undefined);
+      return pairsOf((await readRawBody(ctx, FORM_LIMIT)).toString('utf8'));
     } catch (error) {
       // Too large: badArgument, naming the limit (the connection is closed, so the rest is not read).
-      if ((error as { status?: number }).status === 413) {
+      if (error instanceof BodyTooLarge) {
         ctx.set('Connection', 'close');
         throw new BadArgument(`the form body is larger than ${FORM_LIMIT} bytes`);
       }
-      // A body that is unreadable has no usable arguments: answered as badVerb.
       return [];
     }
-    const raw = (ctx.request as unknown as { rawBody?: unknown }).rawBody;
-    return typeof raw === 'string' ? pairsOf(raw) : [];
   }));
   // Any other method (http/method-not-allowed.ts): OAI-PMH requests are GET or POST (§3.1.1) and
   // the protocol has no error code for a method, so a plain-text 405, as for a store outage.
