@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from './config/project-root.js';
 import { CONFIG_DEFAULTS, ConfigError, defaultNodeConfig, validateNodeConfig, type AppConfig, type NodeConfig, type StartConfig } from './config/index.js';
 import { EmbeddedCouch } from './embedded/supervisor.js';
 import { embeddedCredentials } from './embedded/credentials.js';
-import { advertisedUrl } from './net/advertised-url.js';
+import { advertisedUrl, boundUrl } from './net/advertised-url.js';
 import { askStore, connectCouch, hasCredentials, redactedUrl, storeStatusOf, type Couch, type CouchTarget } from './storage/couch.js';
 import { databaseNames, type DatabaseNames } from './storage/databases.js';
 import { loadDesignDocs } from './storage/design-docs.js';
@@ -178,7 +178,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
       server.listen(settings.port, settings.host, () => resolve());
     });
     const address = server.address() as AddressInfo;
-    const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${address.port}`;
+    const url = boundUrl(settings.host, address.port);
     const { publicUrl, warning: publicUrlWarning } = advertisedUrl(settings.host, address.port, settings.publicUrl);
     if (publicUrlWarning) logger.warn({ host: settings.host }, publicUrlWarning);
     // Without CONFIG the node's name is known once the store is read: until then, the default one.

@@ -42,15 +42,23 @@ export function describeSchemaError(error: ErrorObject): string {
   }
 }
 
+/**
+ * The ajv that checks configuration (CONFIG here, a stored node_policy: stored-policy.ts): defaults
+ * filled in; verbose, so an error carries the refused value and its schema, which the message quotes.
+ */
+export function configAjv(): Ajv {
+  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, verbose: true });
+  addConfigFormats(ajv);
+  return ajv;
+}
+
 let compiled: ValidateFunction<NodeConfig> | undefined;
 
 /** The CONFIG schema, compiled once; ajv fills in the defaults as it validates. */
 function configValidator(): ValidateFunction<NodeConfig> {
   if (compiled) return compiled;
   // verbose: an error carries the refused value and its schema, which the message quotes.
-  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, verbose: true });
-  addConfigFormats(ajv);
-  compiled = ajv.compile<NodeConfig>(nodeConfigSchema);
+  compiled = configAjv().compile<NodeConfig>(nodeConfigSchema);
   return compiled;
 }
 

@@ -9,24 +9,21 @@
  * of the wrong type stops each publish and inbound batch with HTTP 500 `misconfigured` naming
  * it, as a filter description that does not compile does (domain/filters.ts).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { AppError } from '../errors/app-error.js';
 import { nodeConfigSchema } from './node-config.schema.js';
-import { addConfigFormats } from './config-formats.js';
-import { describeSchemaError } from './node-config.js';
+import { configAjv, describeSchemaError } from './node-config.js';
 import type { NodePolicy } from '../domain/node-configuration.js';
 
 export type PolicyReader = (stored: unknown) => NodePolicy;
 
 /** A reader of stored policies, its schema compiled once (deps.ts builds one for the node). */
 export function createPolicyReader(): PolicyReader {
-  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, verbose: true });
-  addConfigFormats(ajv);
   // The policy section of CONFIG's schema, without the section's own default (ajv's strict mode
   // refuses a default at a schema's root): a node_policy that is no object is refused.
   const policySchema: Record<string, unknown> = { ...nodeConfigSchema.properties.policy };
   delete policySchema.default;
-  const validate: ValidateFunction<NodePolicy> = ajv.compile<NodePolicy>(policySchema);
+  const validate: ValidateFunction<NodePolicy> = configAjv().compile<NodePolicy>(policySchema);
   // The policy last read and its checked copy: a batch reads the same document as the one before.
   let last: { json: string; policy: NodePolicy } | undefined;
   return (stored) => {

@@ -11,10 +11,14 @@ const UNSPECIFIED = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0']);
 
 export interface Advertised { publicUrl: string; warning?: string }
 
+/** The URL of an address as bound (an IPv6 address in brackets). */
+export function boundUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host}:${port}`;
+}
+
 export function advertisedUrl(host: string, port: number, publicUrl: string | undefined): Advertised {
-  const bracketed = (address: string): string => (address.includes(':') ? `[${address.replace(/^\[|\]$/g, '')}]` : address);
   if (publicUrl !== undefined) return { publicUrl };
-  if (!UNSPECIFIED.has(host)) return { publicUrl: `http://${bracketed(host)}:${port}` };
+  if (!UNSPECIFIED.has(host)) return { publicUrl: boundUrl(host, port) };
   const loopback = host.includes(':') ? `http://[::1]:${port}` : `http://127.0.0.1:${port}`;
   return {
     publicUrl: loopback,
