@@ -1,9 +1,8 @@
 /** Publishing and network-admin accounts, one document each in the accounts database. */
-import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { createOnce, getOrUndefined } from './documents.js';
+import { createOnce, getOrUndefined, database, type Database, type StoredDoc } from './documents.js';
 import { writeOne } from './settled-writes.js';
 import type { FollowedDocuments } from './followed-documents.js';
 import type { PasswordHash } from '../domain/password.js';
@@ -47,11 +46,11 @@ function fromDoc(doc: AccountDoc): Account {
 }
 
 export class AccountRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
 
   /** `followed`: the accounts database's documents kept by its _changes feed (the running node); unset: read each time. */
   constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedDocuments) {
-    this.db = couch.use(names.accounts);
+    this.db = database(couch, names.accounts);
   }
 
   async find(name: string): Promise<Account | undefined> {
@@ -62,7 +61,7 @@ export class AccountRepository {
 
   async list(): Promise<Account[]> {
     const result = await inStore('list accounts', () => this.db.list({ include_docs: true, startkey: 'account:', endkey: 'account:\ufff0' }));
-    return result.rows.map((row) => fromDoc(row.doc as unknown as AccountDoc));
+    return result.rows.map((row) => fromDoc(row.doc as AccountDoc & StoredDoc));
   }
 
   // Both writes are settled (settled-writes.ts): on a cluster, a revoked token or password is

@@ -6,8 +6,8 @@
  * must see every change acknowledged before it arrived, so it waits for the next read, which
  * starts as soon as the running one ends (one read at a time per sequence and database).
  */
-import type { DocumentScope } from 'nano';
 import { abortableRequest, whileNotAborted } from './couch.js';
+import type { Database } from './documents.js';
 
 /** One entry of `_changes` without documents: the winning revision, as the index will see it. */
 export interface BacklogEntry { id: string; rev: string | undefined; deleted: boolean }
@@ -21,7 +21,7 @@ export class BacklogFeed {
   private readonly queues = new Map<string, Queue>();
 
   /** Up to `limit` changes after `since`, or undefined when there are more. */
-  changesSince(db: DocumentScope<unknown>, since: string, limit: number, signal: AbortSignal): Promise<BacklogEntry[] | undefined> {
+  changesSince(db: Database, since: string, limit: number, signal: AbortSignal): Promise<BacklogEntry[] | undefined> {
     const key = `${db.config.db}\n${since}`;
     const queue = this.queues.get(key) ?? {};
     this.queues.set(key, queue);
@@ -43,7 +43,7 @@ export class BacklogFeed {
   }
 }
 
-async function readChanges(db: DocumentScope<unknown>, since: string, limit: number): Promise<BacklogEntry[] | undefined> {
+async function readChanges(db: Database, since: string, limit: number): Promise<BacklogEntry[] | undefined> {
   // seq_interval: CouchDB computes a sequence only for every Nth entry (none of which this reads).
   const feed = await abortableRequest(db.server, {
     db: db.config.db, path: '_changes', qs: { since, limit: limit + 1, seq_interval: limit + 1 },

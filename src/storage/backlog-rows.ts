@@ -6,7 +6,7 @@
  * backlog, so each of its documents is fetched and mapped once, not once per request.
  * Bounded (oldest entries dropped first); a cache only, no state another process needs.
  */
-import type { DocumentScope } from 'nano';
+import type { StoredDoc, Database } from './documents.js';
 import { abortableRequest, whileNotAborted } from './couch.js';
 import type { BacklogEntry } from './backlog-feed.js';
 import type { EmittedRow, ViewMaps } from './view-maps.js';
@@ -29,7 +29,7 @@ export class BacklogRows {
    * when unknown (e.g. the document changed again before it was fetched), which the caller must
    * treat as "could be anywhere".
    */
-  async rowsOf(db: DocumentScope<unknown>, view: string, entries: readonly BacklogEntry[], signal: AbortSignal): Promise<(EmittedRow[] | undefined)[]> {
+  async rowsOf(db: Database, view: string, entries: readonly BacklogEntry[], signal: AbortSignal): Promise<(EmittedRow[] | undefined)[]> {
     const wanted = entries.filter((entry) => !entry.deleted && entry.rev !== undefined && !this.known.has(revKey(entry)));
     const fetching = wanted.filter((entry) => !this.pending.has(revKey(entry)));
     for (let start = 0; start < fetching.length; start += FETCH_CHUNK) {
@@ -43,7 +43,7 @@ export class BacklogRows {
     return entries.map((entry) => (entry.deleted ? [] : this.known.get(revKey(entry))?.get(view)));
   }
 
-  private async fetch(db: DocumentScope<unknown>, entries: BacklogEntry[], signal: AbortSignal): Promise<void> {
+  private async fetch(db: Database, entries: BacklogEntry[], signal: AbortSignal): Promise<void> {
     const docs = await revisions(db, entries, signal);
     for (const doc of docs.values()) {
       if (this.known.size >= CAPACITY) this.known.delete(this.known.keys().next().value as string);
@@ -56,12 +56,12 @@ export class BacklogRows {
  * The documents of `entries` at exactly the revisions named, by id: a document found at another
  * revision (changed again since) is left out, for a later request to see.
  */
-export async function revisions(db: DocumentScope<unknown>, entries: readonly BacklogEntry[], signal: AbortSignal): Promise<Map<string, Record<string, unknown>>> {
+export async function revisions(db: Database, entries: readonly BacklogEntry[], signal: AbortSignal): Promise<Map<string, StoredDoc>> {
   const body = await abortableRequest(db.server, {
     db: db.config.db, method: 'POST', path: '_all_docs', qs: { include_docs: true }, body: { keys: entries.map((entry) => entry.id) },
-  }, signal) as { rows?: { doc?: Record<string, unknown> | null }[] };
+  }, signal) as { rows?: { doc?: StoredDoc | null }[] };
   const revs = new Map(entries.map((entry) => [entry.id, entry.rev]));
-  const found = new Map<string, Record<string, unknown>>();
+  const found = new Map<string, StoredDoc>();
   for (const row of body.rows ?? []) {
     const doc = row.doc;
     if (doc && typeof doc._id === 'string' && doc._rev === revs.get(doc._id)) found.set(doc._id, doc);

@@ -9,7 +9,7 @@ import type { Couch } from './couch.js';
 import { inStore, isConflict, isNotFound, listDatabases, mapCouchError, storeStatusOf } from './couch.js';
 import { databaseByKey, type DatabaseNames } from './databases.js';
 import { RETIRED_DESIGN_DOCS, type DesignDocFile } from './design-docs.js';
-import { contentDigest, getOrUndefined, type StoredDoc } from './documents.js';
+import { contentDigest, getOrUndefined, type StoredDoc, database } from './documents.js';
 import { NodeRepository, NODE_STATUS_ID, type KeptConfig, type NodeDb, type NodeKeys } from './node-repository.js';
 import { refuseStaleKeptConfig, type SeedTarget } from './kept-config.js';
 import type { NodeConfig } from '../config/index.js';
@@ -95,7 +95,7 @@ async function databaseExists(couch: Couch, name: string): Promise<boolean> {
 export async function pushDesignDocs(couch: Couch, names: DatabaseNames, files: DesignDocFile[]): Promise<string[]> {
   const pushed: string[] = [];
   for (const { db: key, doc } of files) {
-    const db = couch.use(databaseByKey(names, key));
+    const db = database(couch, databaseByKey(names, key));
     const stored = await getOrUndefined(db, doc._id);
     if (stored && stored.content_hash === doc.content_hash) continue;
     try {
@@ -117,7 +117,7 @@ export async function retireDesignDocs(couch: Couch, names: DatabaseNames, retir
   const removed: string[] = [];
   const cleaned = new Set<string>();
   for (const { key, id, name, stored } of await retiredDesignDocsStored(couch, names, retired)) {
-    const db = couch.use(name);
+    const db = database(couch, name);
     try {
       await db.destroy(id, stored._rev);
       removed.push(`${key}/${id}`);
@@ -137,7 +137,7 @@ async function retiredDesignDocsStored(couch: Couch, names: DatabaseNames, retir
   const found = [];
   for (const { db: key, id } of retired) {
     const name = databaseByKey(names, key);
-    const stored = await getOrUndefined(couch.use(name), id);
+    const stored = await getOrUndefined(database(couch, name), id);
     if (stored?._rev && typeof stored.content_hash === 'string') found.push({ key, id, name, stored: stored as StoredDoc & { _rev: string } });
   }
   return found;

@@ -12,10 +12,9 @@
  * Read by distribution (distribution-outbound.ts), written by the operator's command
  * (`lr-node destination`) and the test-network script.
  */
-import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined, reconcileDoc, removeIfPresent, type StoredDoc } from './documents.js';
+import { getOrUndefined, reconcileDoc, removeIfPresent, type StoredDoc, database, type Database } from './documents.js';
 
 export const DESTINATION_CREDENTIALS_ID = 'distribution_credentials';
 /** Where earlier releases kept them. */
@@ -29,10 +28,10 @@ export const destinationKey = (url: string): string => url.replace(/\/+$/, '');
 const destinationsOf = (doc: StoredDoc | undefined): Record<string, DestinationCredentials> => (doc?.destinations as Record<string, DestinationCredentials> | undefined) ?? {};
 
 export class DestinationCredentialsRepository {
-  private readonly node: DocumentScope<unknown>;
+  private readonly node: Database;
 
   constructor(couch: Couch, names: DatabaseNames) {
-    this.node = couch.use(names.node);
+    this.node = database(couch, names.node);
   }
 
   private async all(): Promise<Record<string, DestinationCredentials>> {

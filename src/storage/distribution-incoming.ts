@@ -3,10 +3,9 @@
  * `_local/` document (never replicated, CouchDB "Local (non-replicating) documents"), and the
  * removal of processed documents.
  */
-import type { DocumentScope } from 'nano';
 import { abortableRequest, inStore, isConflict, isNotFound, mapCouchError, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { type StoredDoc, database, type Database } from './documents.js';
 import { bulkWrite } from './settled-writes.js';
 
 /** The follower's own checkpoint; the inbound proxy refuses every `_local/lr-*` id. */
@@ -16,11 +15,11 @@ export interface IncomingChange { id: string; seq: unknown; deleted?: boolean; d
 export interface IncomingBatch { results: IncomingChange[]; lastSeq: unknown }
 
 export class IncomingRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
   private checkpointRev: string | undefined;
 
   constructor(private readonly couch: Couch, private readonly names: DatabaseNames) {
-    this.db = couch.use(names.incoming);
+    this.db = database(couch, names.incoming);
   }
 
   /**
@@ -41,7 +40,7 @@ export class IncomingRepository {
 
   async checkpoint(): Promise<unknown> {
     try {
-      const doc = (await this.db.get(FOLLOWER_CHECKPOINT_ID)) as unknown as { since?: unknown };
+      const doc = await this.db.get(FOLLOWER_CHECKPOINT_ID);
       return doc.since;
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -57,7 +56,7 @@ export class IncomingRepository {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       if (this.checkpointRev === undefined || attempt > 0) {
         try {
-          this.checkpointRev = ((await this.db.get(FOLLOWER_CHECKPOINT_ID)) as unknown as { _rev?: string })._rev;
+          this.checkpointRev = (await this.db.get(FOLLOWER_CHECKPOINT_ID))._rev;
         } catch (error) {
           if (!isNotFound(error)) throw mapCouchError(error, 'read the incoming checkpoint');
           this.checkpointRev = undefined;

@@ -2,15 +2,14 @@
  * What the source side of distribution needs from CouchDB: the check that resource_data documents
  * exist, one-shot filtered replication, destination credentials and the outbound status.
  */
-import type { DocumentScope } from 'nano';
 import { redactedUrl, type Couch } from './couch.js';
 import { scrubCredentials } from '../net/url-credentials.js';
 import { urlAuthorization } from '../net/basic-authorization.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { type StoredDoc, database, type Database } from './documents.js';
 import { DestinationCredentialsRepository, type DestinationCredentials } from './destination-credentials.js';
 import { NODE_STATUS_ID, type NodeRepository } from './node-repository.js';
-import { isLiveRow } from './harvest-repository.js';
+import { isLiveRow, type HarvestValue, type TimeKey } from './harvest-repository.js';
 import type { ViewReader } from './view-reader.js';
 
 export { DESTINATION_CREDENTIALS_ID, type DestinationCredentials } from './destination-credentials.js';
@@ -98,7 +97,7 @@ function sessionCounts(body: ReplicateResponse): Counts {
 }
 
 export class DistributionRepository {
-  private readonly resources: DocumentScope<unknown>;
+  private readonly resources: Database;
   private readonly credentials: DestinationCredentialsRepository;
 
   /**
@@ -109,7 +108,7 @@ export class DistributionRepository {
    */
   constructor(private readonly couch: Couch, names: DatabaseNames, private readonly source: ReplicationEndpoint, private readonly nodes: NodeRepository, private readonly views: ViewReader, private readonly selectors = false) {
     this.credentials = new DestinationCredentialsRepository(couch, names);
-    this.resources = couch.use(names.resourceData);
+    this.resources = database(couch, names.resourceData);
   }
 
   /**
@@ -124,7 +123,7 @@ export class DistributionRepository {
     for (;;) {
       const range = after === undefined ? {} : { startkey: after, skip: 1 };
       // A bounded wait (ViewReader): an index still being built answers 503, recorded as the run's outcome.
-      const result = await this.views.read<number>(this.resources, 'read resource data', 'harvest', 'by_node_timestamp', { ...range, limit: page });
+      const result = await this.views.read<TimeKey, HarvestValue>(this.resources, 'read resource data', 'harvest', 'by_node_timestamp', { ...range, limit: page });
       if (result.rows.some(isLiveRow)) return true;
       if (result.rows.length < page) return false;
       after = result.rows[result.rows.length - 1]?.key;

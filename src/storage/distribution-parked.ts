@@ -6,10 +6,9 @@
  * this node for good. One document per arrived id, holding the document as it arrived; the
  * database is the node's alone (never replicated, no service reads it).
  */
-import type { DocumentScope } from 'nano';
 import { inStore, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { type StoredDoc, database, type Database } from './documents.js';
 import { bulkWrite } from './settled-writes.js';
 
 /** What is kept of one parked document. Timestamps are ISO 8601 UTC (fixed width: string order is time order). */
@@ -27,7 +26,8 @@ export interface ParkedDocument {
   next_attempt: string;
 }
 
-interface ParkedRow { _id: string; _rev?: string; doc: StoredDoc; reason: string; first_parked: string; attempts: number; next_attempt: string }
+// A type, not an interface: it is then a StoredDoc as it stands (an interface has no index signature).
+type ParkedRow = { _id: string; _rev?: string; doc: StoredDoc; reason: string; first_parked: string; attempts: number; next_attempt: string };
 
 const toRow = (parked: ParkedDocument, rev?: string): ParkedRow => ({
   _id: parked.id, ...(rev ? { _rev: rev } : {}), doc: parked.doc, reason: parked.reason,
@@ -42,17 +42,17 @@ const fromRow = (row: ParkedRow): ParkedDocument & { rev: string } => ({
 export type HeldParkedDocument = ParkedDocument & { rev: string };
 
 export class ParkedRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
 
   constructor(private readonly couch: Couch, private readonly names: DatabaseNames) {
-    this.db = couch.use(names.incomingParked);
+    this.db = database(couch, names.incomingParked);
   }
 
   /** What is parked under these ids now (a removed one is absent). */
   async held(ids: string[]): Promise<Map<string, HeldParkedDocument>> {
     if (ids.length === 0) return new Map();
     const answer = await inStore('read parked documents', () => this.db.fetch({ keys: ids }));
-    return new Map(answer.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, fromRow(row.doc as unknown as ParkedRow)] as const] : [])));
+    return new Map(answer.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, fromRow(row.doc as ParkedRow)] as const] : [])));
   }
 
   /**
@@ -61,14 +61,14 @@ export class ParkedRepository {
    * among them.
    */
   async park(documents: (ParkedDocument & { rev?: string })[]): Promise<Set<string>> {
-    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev) as unknown as StoredDoc));
+    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev)));
     return new Set(results.filter((result) => result.ok).map((result) => result.id));
   }
 
   /** Up to `limit` parked documents due at `now`, the longest due first. */
   async due(now: string, limit: number): Promise<HeldParkedDocument[]> {
     const answer = await inStore('read due parked documents', () => this.db.view('distribute', 'by_next_attempt', { endkey: now, limit, include_docs: true }));
-    return answer.rows.flatMap((row) => (row.doc ? [fromRow(row.doc as unknown as ParkedRow)] : []));
+    return answer.rows.flatMap((row) => (row.doc ? [fromRow(row.doc as ParkedRow)] : []));
   }
 
   /**
@@ -77,7 +77,7 @@ export class ParkedRepository {
    * claimed or settled it, or it was parked again meanwhile, and that state stands.
    */
   async reschedule(documents: HeldParkedDocument[]): Promise<HeldParkedDocument[]> {
-    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev) as unknown as StoredDoc));
+    const results = await bulkWrite(this.db, documents.map((parked) => toRow(parked, parked.rev)));
     const revs = new Map(results.flatMap((result) => (result.ok ? [[result.id, result.rev] as const] : [])));
     return documents.flatMap((parked) => { const rev = revs.get(parked.id); return rev === undefined ? [] : [{ ...parked, rev }]; });
   }
@@ -96,7 +96,7 @@ export class ParkedRepository {
 export async function parkedCount(couch: Couch, names: DatabaseNames): Promise<number> {
   const [info, design] = await Promise.all([
     inStore('read the parked documents database', () => couch.db.get(names.incomingParked)),
-    inStore('list design documents of the parked documents database', () => couch.use(names.incomingParked).list({ startkey: '_design/', endkey: '_design0' })),
+    inStore('list design documents of the parked documents database', () => database(couch, names.incomingParked).list({ startkey: '_design/', endkey: '_design0' })),
   ]);
   return Math.max(0, info.doc_count - design.rows.length);
 }

@@ -1,14 +1,14 @@
 /** Small typed helpers over one nano database: read-or-undefined, reconcile, create once. */
 import { createHash } from 'node:crypto';
-import type { DocumentScope } from 'nano';
 import { isConflict, isNotFound, mapCouchError } from './couch.js';
 import { liveVersions, shardCopies, writeOne } from './settled-writes.js';
+import type { Database, StoredDoc } from './database.js';
 
-export type StoredDoc = Record<string, unknown> & { _id: string; _rev?: string };
+export { database, type Database, type StoredDoc } from './database.js';
 
-export async function getOrUndefined<T extends StoredDoc>(db: DocumentScope<unknown>, id: string): Promise<T | undefined> {
+export async function getOrUndefined<T extends StoredDoc>(db: Database, id: string): Promise<T | undefined> {
   try {
-    return (await db.get(id)) as unknown as T;
+    return (await db.get(id)) as T;
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw mapCouchError(error, `read ${id}`);
@@ -16,7 +16,7 @@ export async function getOrUndefined<T extends StoredDoc>(db: DocumentScope<unkn
 }
 
 /** Deletes `id` if it exists; one removed or changed by another writer meanwhile is left to that writer. */
-export async function removeIfPresent(db: DocumentScope<unknown>, id: string): Promise<void> {
+export async function removeIfPresent(db: Database, id: string): Promise<void> {
   const doc = await getOrUndefined(db, id);
   if (!doc?._rev) return;
   try {
@@ -68,7 +68,7 @@ export interface Reconciled { doc: StoredDoc; replaced: boolean }
  * Writes `build(existing)` unless the stored document already has that content. On a conflict
  * (another node process wrote it first) it re-reads and tries again, so concurrent start-ups converge.
  */
-export async function reconcileDoc(db: DocumentScope<unknown>, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
+export async function reconcileDoc(db: Database, id: string, build: (existing: StoredDoc | undefined) => StoredDoc): Promise<Reconciled> {
   for (let attempt = 0; ; attempt += 1) {
     const existing = await getOrUndefined(db, id);
     const wanted = build(existing);
@@ -87,7 +87,7 @@ export async function reconcileDoc(db: DocumentScope<unknown>, id: string, build
  * token secrets), where an ordinary document's concurrent creation is settled (settled-writes.ts).
  * `create` runs at most once. The document carries `created_at` (settledCreation).
  */
-export async function createOnce(db: DocumentScope<unknown>, id: string, create: () => Promise<Record<string, unknown>> | Record<string, unknown>): Promise<StoredDoc> {
+export async function createOnce(db: Database, id: string, create: () => Promise<Record<string, unknown>> | Record<string, unknown>): Promise<StoredDoc> {
   let created: Record<string, unknown> | undefined;
   for (let attempt = 0; ; attempt += 1) {
     const existing = await settledCreation(db, id);
@@ -121,7 +121,7 @@ const CONTESTED_READS = 30;
  * `created_at` existed are as old as can be. A creator that died before withdrawing its losing
  * version leaves both for good: CouchDB's winner is taken (highest revision), as every reader will.
  */
-async function settledCreation(db: DocumentScope<unknown>, id: string): Promise<StoredDoc | undefined> {
+async function settledCreation(db: Database, id: string): Promise<StoredDoc | undefined> {
   // One copy (the embedded store, a single CouchDB): no write is ever contested, a read is final.
   const copies = await shardCopies(db);
   if (copies === 1) return getOrUndefined(db, id);

@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino';
 import { abortableRequest, type Couch } from './couch.js';
-import { getOrUndefined, type StoredDoc } from './documents.js';
+import { database, getOrUndefined, type StoredDoc } from './documents.js';
 import { databaseUpdateSeq, seqNumber } from './index-state.js';
 
 /** How long one longpoll waits for a change before asking again (CouchDB's `timeout`, ms). */
@@ -45,12 +45,12 @@ export class FollowedDocuments {
   /** The document (undefined when missing), from memory while the feed follows, else from the store. */
   async get(id: string): Promise<StoredDoc | undefined> {
     // _local documents never appear on _changes (CouchDB "Local (non-replicating) Documents").
-    if (id.startsWith('_local/')) return getOrUndefined<StoredDoc>(this.couch.use(this.db), id);
+    if (id.startsWith('_local/')) return getOrUndefined<StoredDoc>(database(this.couch, this.db), id);
     this.start();
     if (this.following && this.copies.has(id)) return this.copies.get(id);
     const version = this.versions.get(id) ?? 0;
     const wasFollowing = this.following;
-    const doc = await getOrUndefined<StoredDoc>(this.couch.use(this.db), id);
+    const doc = await getOrUndefined<StoredDoc>(database(this.couch, this.db), id);
     // Kept only when the feed followed all along the read and reported no change of this id meanwhile.
     if (wasFollowing && this.following && (this.versions.get(id) ?? 0) === version) this.keep(id, doc);
     return doc;

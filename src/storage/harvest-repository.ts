@@ -6,17 +6,21 @@
 import type { Couch } from './couch.js';
 import { isNotFound, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { type StoredDoc, database, type Database } from './documents.js';
 import type { ViewParams, ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
 
 export type ViewKey = unknown[];
+/** The key of `harvest/by_node_timestamp`: [node_timestamp, doc_ID] (design-docs/resource_data/harvest). */
+export type TimeKey = [string, string];
+/** The value of every row of the harvest and oai-pmh views: see isLiveRow. */
+export type HarvestValue = 0 | 1;
 export interface HarvestRow { key: ViewKey; id: string; deleted: boolean; doc?: StoredDoc }
 
 /** A range of one view: [start, end] inclusive, keys compared by the view's collation. */
 export interface ViewRange { ddoc: 'harvest' | 'oai-pmh'; view: string; start: ViewKey; end: ViewKey }
 
-type Db = ReturnType<Couch['use']>;
+type Db = Database;
 
 /**
  * The value of every row of the harvest and oai-pmh views (design-docs/resource_data/harvest):
@@ -40,7 +44,7 @@ export class HarvestRepository {
   private readonly db: Db;
 
   constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
-    this.db = couch.use(names.resourceData);
+    this.db = database(couch, names.resourceData);
   }
 
   /**
@@ -48,10 +52,10 @@ export class HarvestRepository {
    * whether more rows follow. Reads `limit + 1` (+1 for the cursor row) in one request.
    */
   async page(range: ViewRange, after: ViewKey | undefined, limit: number, includeDocs: boolean): Promise<{ rows: HarvestRow[]; more: boolean }> {
-    const result = await this.views.readCurrent(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, pageParams(range, after, limit, includeDocs));
+    const result = await this.views.readCurrent<ViewKey, HarvestValue>(this.db, `read the ${range.ddoc} view`, range.ddoc, range.view, pageParams(range, after, limit, includeDocs));
     let rows: HarvestRow[] = result.rows.map((row) => ({
-      key: row.key as unknown as ViewKey, id: row.id, deleted: isDeletedRow(row),
-      ...(includeDocs && row.doc ? { doc: row.doc as unknown as StoredDoc } : {}),
+      key: row.key, id: row.id, deleted: isDeletedRow(row),
+      ...(includeDocs && row.doc ? { doc: row.doc } : {}),
     }));
     const first = rows[0];
     if (after && first && sameKey(first.key, after)) rows = rows.slice(1);
@@ -66,10 +70,10 @@ export class HarvestRepository {
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
-    const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
+    const result = await this.views.readCurrent<ViewKey, HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
       startkey: [locator], endkey: [locator, {}], include_docs: true,
     });
-    return result.rows.map((row) => row.doc as unknown as StoredDoc).filter((doc) => doc !== undefined && doc !== null);
+    return result.rows.flatMap((row) => (row.doc ? [row.doc] : []));
   }
 
   async byDocId(id: string): Promise<StoredDoc | undefined> {
@@ -84,10 +88,10 @@ export class HarvestRepository {
     const found: { schema: string; id: string }[] = [];
     let start: ViewKey = [];
     for (let guard = 0; guard < 10000; guard += 1) {
-      const result = await this.views.read(this.db, 'read the oai-pmh view', 'oai-pmh', 'by_schema', { startkey: start, limit: 1 });
+      const result = await this.views.read<ViewKey, HarvestValue>(this.db, 'read the oai-pmh view', 'oai-pmh', 'by_schema', { startkey: start, limit: 1 });
       const row = result.rows[0];
       if (!row) break;
-      const schema = String((row.key as unknown as ViewKey)[0]);
+      const schema = String(row.key[0]);
       found.push({ schema, id: row.id });
       start = [schema, {}];
     }

@@ -9,11 +9,10 @@
  * (followed-documents.ts), so that answer costs no store request; each write of this process
  * drops the copy, so its next read sees the write.
  */
-import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined, type StoredDoc } from './documents.js';
+import { getOrUndefined, database, type Database } from './documents.js';
 import { writeOne } from './settled-writes.js';
 import type { FollowedDocuments } from './followed-documents.js';
 
@@ -23,7 +22,8 @@ export const DISTRIBUTION_LEASE = 'distribution';
 /** The lease of the process that follows the incoming database (`lease:incoming`; incoming-follower.ts). */
 export const INCOMING_LEASE = 'incoming';
 
-interface LeaseDoc { _id: string; _rev?: string; doc_type: 'lease'; holder: string; since: string; expires: string }
+// A type, not an interface, so that it is a StoredDoc as it stands.
+type LeaseDoc = { _id: string; _rev?: string; doc_type: 'lease'; holder: string; since: string; expires: string };
 
 /**
  * `abandoned`: the lease was taken over from another holder whose lease had expired (it died, or
@@ -35,10 +35,10 @@ export type LeaseAnswer = { acquired: true; abandoned?: { since: string } } | { 
 export interface LeaseState { held?: { since: string; expires: string }; leftBehind?: { since: string } }
 
 export class LeaseRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
 
   constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedDocuments, private readonly now: () => Date = () => new Date()) {
-    this.db = couch.use(names.node);
+    this.db = database(couch, names.node);
   }
 
   /**
@@ -64,25 +64,25 @@ export class LeaseRepository {
   /** `since`: when the work the lease is for started (default: now), which other processes are told. */
   async acquire(name: string, holder: string, ttlMs: number, since?: string): Promise<LeaseAnswer> {
     const id = `lease:${name}`;
-    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
+    const current = await getOrUndefined<LeaseDoc>(this.db, id);
     const now = this.now();
     if (current && current.holder !== holder && Date.parse(current.expires) > now.getTime()) return { acquired: false, since: current.since };
     const lease: LeaseDoc = { _id: id, doc_type: 'lease', holder, since: since ?? now.toISOString(), expires: new Date(now.getTime() + ttlMs).toISOString(), ...(current?._rev ? { _rev: current._rev } : {}) };
     try {
-      if ((await writeOne(this.db, lease as unknown as StoredDoc, `acquire lease ${name}`)).ok) {
+      if ((await writeOne(this.db, lease, `acquire lease ${name}`)).ok) {
         return current && current.holder !== holder ? { acquired: true, abandoned: { since: current.since } } : { acquired: true };
       }
     } finally {
       this.followed?.changed(id);
     }
-    const winner = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
+    const winner = await getOrUndefined<LeaseDoc>(this.db, id);
     return { acquired: false, since: winner?.since ?? now.toISOString() };
   }
 
   /** Extends a lease this holder owns; false when it was lost (expired and taken by another). */
   async renew(name: string, holder: string, ttlMs: number): Promise<boolean> {
     const id = `lease:${name}`;
-    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, id);
+    const current = await getOrUndefined<LeaseDoc>(this.db, id);
     if (!current || current.holder !== holder) return false;
     try {
       return (await writeOne(this.db, { ...current, expires: new Date(this.now().getTime() + ttlMs).toISOString() }, `renew lease ${name}`)).ok;
@@ -98,13 +98,13 @@ export class LeaseRepository {
    * a lease may be a live one's, and only its expiry ends it.
    */
   async releaseDead(name: string): Promise<{ since: string } | undefined> {
-    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, `lease:${name}`);
+    const current = await getOrUndefined<LeaseDoc>(this.db, `lease:${name}`);
     if (!current?._rev) return undefined;
     return (await this.remove(name, current._rev)) ? { since: current.since } : undefined;
   }
 
   async release(name: string, holder: string): Promise<void> {
-    const current = await getOrUndefined<LeaseDoc & Record<string, unknown>>(this.db, `lease:${name}`);
+    const current = await getOrUndefined<LeaseDoc>(this.db, `lease:${name}`);
     if (!current?._rev || current.holder !== holder) return;
     await this.remove(name, current._rev);
   }

@@ -3,14 +3,13 @@
  * the incoming backlog, view build lag per design document, node_timestamp view pages for the
  * per-day counts, and the per-day counter document itself. Nothing here triggers a reduce.
  */
-import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import { inStore, isConflict, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import type { ViewReader } from './view-reader.js';
 import { changesBehind, designDocIndex } from './index-state.js';
-import { getOrUndefined } from './documents.js';
-import { isLiveRow } from './harvest-repository.js';
+import { getOrUndefined, database, type Database } from './documents.js';
+import { isLiveRow, type HarvestValue, type TimeKey } from './harvest-repository.js';
 import { parkedCount } from './distribution-parked.js';
 
 /** A row of the harvest by_node_timestamp view: node_timestamp and doc_ID (its key is unique, so a position for keyset pages). */
@@ -26,10 +25,10 @@ export interface ViewLag { database: string; designDoc: string; behind: number }
 export const DAILY_COUNTS_ID = '_local/lr-daily-stored';
 
 export class MonitoringRepository {
-  private readonly resources: DocumentScope<unknown>;
+  private readonly resources: Database;
 
   constructor(private readonly couch: Couch, private readonly names: DatabaseNames, private readonly views: ViewReader) {
-    this.resources = couch.use(names.resourceData);
+    this.resources = database(couch, names.resourceData);
   }
 
   /** Milliseconds CouchDB took to answer `GET /`; throws (503) when it does not answer. */
@@ -58,16 +57,16 @@ export class MonitoringRepository {
    */
   async viewLag(): Promise<ViewLag[]> {
     const lags: ViewLag[] = [];
-    for (const database of Object.values(this.names)) {
-      const db = this.couch.use(database);
+    for (const name of Object.values(this.names)) {
+      const db = database(this.couch, name);
       const [info, ddocs] = await Promise.all([
-        inStore(`read ${database}`, () => this.couch.db.get(database)),
-        inStore(`list design documents of ${database}`, () => db.list({ startkey: '_design/', endkey: '_design0', include_docs: true })),
+        inStore(`read ${name}`, () => this.couch.db.get(name)),
+        inStore(`list design documents of ${name}`, () => db.list({ startkey: '_design/', endkey: '_design0', include_docs: true })),
       ]);
-      const withViews = ddocs.rows.filter((row) => Object.keys((row.doc as { views?: object } | undefined)?.views ?? {}).length > 0);
-      const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () => designDocIndex(this.couch, database, row.id))));
+      const withViews = ddocs.rows.filter((row) => Object.keys(row.doc?.views ?? {}).length > 0);
+      const indexed = await Promise.all(withViews.map((row) => inStore(`read ${row.id}/_info`, () => designDocIndex(this.couch, name, row.id))));
       for (const [position, row] of withViews.entries()) {
-        lags.push({ database, designDoc: row.id.slice('_design/'.length), behind: changesBehind(indexed[position], info.update_seq) });
+        lags.push({ database: name, designDoc: row.id.slice('_design/'.length), behind: changesBehind(indexed[position], info.update_seq) });
       }
     }
     return lags;
@@ -83,9 +82,9 @@ export class MonitoringRepository {
   async storedPage(after: ViewPosition | null, before: string, limit: number): Promise<StoredPage> {
     const range = after ? { startkey: [after.key, after.id], skip: 1 } : {};
     // A bounded wait (ViewReader): a dashboard load during an index build answers 503, not after the build.
-    const result = await this.views.read<number>(this.resources, 'read stored documents', 'harvest', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit });
+    const result = await this.views.read<TimeKey, HarvestValue>(this.resources, 'read stored documents', 'harvest', 'by_node_timestamp', { ...range, endkey: [before], inclusive_end: false, limit });
     const positions = result.rows.map((row) => {
-      const [key, id] = row.key as unknown as [string, string];
+      const [key, id] = row.key;
       return { position: { key, id }, live: isLiveRow(row) };
     });
     return {

@@ -5,12 +5,11 @@
  * request come from FollowedDocuments (kept true by each database's _changes feed) when the node
  * runs with them, and from CouchDB on every call otherwise (tools, bootstrap).
  */
-import type { DocumentScope } from 'nano';
 import type { Logger } from 'pino';
 import type { Couch } from './couch.js';
 import { inStore } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined, reconcileDoc, createOnce, type Reconciled, type StoredDoc } from './documents.js';
+import { getOrUndefined, reconcileDoc, createOnce, type Reconciled, type StoredDoc, database, type Database } from './documents.js';
 import { FollowedDocuments } from './followed-documents.js';
 import {
   NODE_DESCRIPTION_ID, NODE_CONFIG_ID, COMMUNITY_DESCRIPTION_ID, NETWORK_DESCRIPTION_ID, NETWORK_POLICY_ID, FILTER_DESCRIPTION_ID,
@@ -41,6 +40,10 @@ export interface KeptConfig { config: Record<string, unknown>; descriptions?: Re
 
 export interface NodeKeys { publicKey: string; privateKey: string; fingerprint: string }
 
+/** A key location's keys as last fetched (services/intake/key-resolver.ts). */
+export interface KeyCacheEntry { url: string; keys: string[]; fetched: string }
+type KeyCacheDoc = KeyCacheEntry & StoredDoc;
+
 /** The node, community and network databases' followed documents (one _changes feed each). */
 export interface FollowedNodeDocuments { node: FollowedDocuments; community: FollowedDocuments; network: FollowedDocuments }
 
@@ -49,14 +52,14 @@ export function followNodeDocuments(couch: Couch, names: DatabaseNames, logger?:
 }
 
 export class NodeRepository {
-  private readonly node: DocumentScope<unknown>;
-  private readonly community: DocumentScope<unknown>;
-  private readonly network: DocumentScope<unknown>;
+  private readonly node: Database;
+  private readonly community: Database;
+  private readonly network: Database;
 
   constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedNodeDocuments) {
-    this.node = couch.use(names.node);
-    this.community = couch.use(names.community);
-    this.network = couch.use(names.network);
+    this.node = database(couch, names.node);
+    this.community = database(couch, names.community);
+    this.network = database(couch, names.network);
   }
 
   private read(db: NodeDb, id: string): Promise<StoredDoc | undefined> {
@@ -96,7 +99,7 @@ export class NodeRepository {
   async nodeAndFilterDescriptions(): Promise<[StoredDoc | undefined, StoredDoc | undefined]> {
     if (this.followed) return Promise.all([this.nodeDescription(), this.filterDescription()]);
     const result = await inStore('read node documents', () => this.node.fetch({ keys: [NODE_DESCRIPTION_ID, FILTER_DESCRIPTION_ID] }));
-    const byId = new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc as unknown as StoredDoc] as const] : [])));
+    const byId = new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc] as const] : [])));
     return [byId.get(NODE_DESCRIPTION_ID), byId.get(FILTER_DESCRIPTION_ID)];
   }
 
@@ -119,9 +122,7 @@ export class NodeRepository {
       inStore('list node documents', () => this.node.list({ include_docs: true, endkey: KEY_CACHE_ID_PREFIX, inclusive_end: false })),
       inStore('list node documents', () => this.node.list({ include_docs: true, startkey: `${KEY_CACHE_ID_PREFIX.slice(0, -1)};` })),
     ]);
-    return [...before.rows, ...after.rows]
-      .map((row) => row.doc as unknown as StoredDoc | undefined)
-      .filter((doc): doc is StoredDoc => doc !== undefined && doc.doc_type === docType);
+    return [...before.rows, ...after.rows].flatMap((row) => (row.doc?.doc_type === docType ? [row.doc] : []));
   }
 
   serviceDescriptions(): Promise<StoredDoc[]> {
@@ -188,20 +189,19 @@ export class NodeRepository {
     return getOrUndefined(this[db], id);
   }
 
-  async cachedKey(id: string): Promise<{ url: string; keys: string[]; fetched: string } | undefined> {
-    const doc = await getOrUndefined(this.node, id);
-    return doc ? (doc as unknown as { url: string; keys: string[]; fetched: string }) : undefined;
+  async cachedKey(id: string): Promise<KeyCacheEntry | undefined> {
+    return getOrUndefined<KeyCacheDoc>(this.node, id);
   }
 
   /** Several key cache entries in one request (_all_docs with keys), by id; missing ones are absent. */
-  async cachedKeys(ids: string[]): Promise<Map<string, { url: string; keys: string[]; fetched: string }>> {
+  async cachedKeys(ids: string[]): Promise<Map<string, KeyCacheEntry>> {
     if (ids.length === 0) return new Map();
     const result = await inStore('read key cache', () => this.node.fetch({ keys: ids }));
-    return new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc as unknown as { url: string; keys: string[]; fetched: string }] as const] : [])));
+    return new Map(result.rows.flatMap((row) => ('doc' in row && row.doc ? [[row.id, row.doc as KeyCacheDoc] as const] : [])));
   }
 
   /** Key cache entries are plain documents (doc_type key_cache), refreshed in place. */
-  async cacheKey(id: string, entry: { url: string; keys: string[]; fetched: string }): Promise<void> {
+  async cacheKey(id: string, entry: KeyCacheEntry): Promise<void> {
     try {
       await reconcileDoc(this.node, id, () => ({ _id: id, doc_type: 'key_cache', ...entry }));
     } catch {
@@ -210,12 +210,11 @@ export class NodeRepository {
   }
 
   async nodeKeys(): Promise<NodeKeys | undefined> {
-    const doc = await getOrUndefined(this.node, NODE_KEYS_ID);
-    return doc ? (doc as unknown as NodeKeys) : undefined;
+    return getOrUndefined<NodeKeys & StoredDoc>(this.node, NODE_KEYS_ID);
   }
 
   async createNodeKeysOnce(create: () => Promise<NodeKeys>): Promise<NodeKeys> {
-    return (await this.createOnceCarryingOver(NODE_KEYS_ID, async () => ({ ...(await create()) }))) as unknown as NodeKeys;
+    return (await this.createOnceCarryingOver(NODE_KEYS_ID, async () => ({ ...(await create()) }))) as NodeKeys & StoredDoc;
   }
 
   /** Secrets shared by every node process (the resumption-token HMAC key): never served, never distributed. */

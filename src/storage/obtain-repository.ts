@@ -10,14 +10,13 @@
  * same keys, was one more pass per write, and its first page after a bulk publish waited for it
  * (RETIRED_DESIGN_DOCS in design-docs.ts).
  */
-import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { type StoredDoc, database, type Database } from './documents.js';
 import type { ViewParams, ViewReader } from './view-reader.js';
-import { isLiveRow } from './harvest-repository.js';
+import { isLiveRow, type HarvestValue, type TimeKey } from './harvest-repository.js';
 
-export type TimeKey = [string, string];
+export type { TimeKey };
 export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
 
 /** A read of `newestFirst`: from the cursor row (inclusive, dropped after) or the newest row. */
@@ -26,10 +25,10 @@ function newestFirstParams(wanted: number, cursor: TimeKey | undefined, includeD
 }
 
 export class ObtainRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
 
   constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
-    this.db = couch.use(names.resourceData);
+    this.db = database(couch, names.resourceData);
   }
 
   /**
@@ -43,19 +42,19 @@ export class ObtainRepository {
     let cursor = after;
     for (;;) {
       const wanted = limit - live.length;
-      const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_node_timestamp', newestFirstParams(wanted, cursor, includeDocs));
+      const result = await this.views.readCurrent<TimeKey, HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_node_timestamp', newestFirstParams(wanted, cursor, includeDocs));
       const first = result.rows[0];
-      const firstKey = first?.key as unknown as TimeKey | undefined;
+      const firstKey = first?.key;
       // Only the cursor row is dropped; the rest keep the view's own collation order (CouchDB's ICU
       // order may differ from JavaScript's string order among equal timestamps).
       const rows = cursor && firstKey && firstKey[0] === cursor[0] && firstKey[1] === cursor[1] ? result.rows.slice(1) : result.rows;
       const read = rows.slice(0, wanted);
       for (const row of read) {
-        if (isLiveRow(row)) live.push({ key: row.key as unknown as TimeKey, id: row.id, ...(includeDocs ? { doc: row.doc as unknown as StoredDoc } : {}) });
+        if (isLiveRow(row)) live.push({ key: row.key, id: row.id, ...(includeDocs && row.doc ? { doc: row.doc } : {}) });
       }
       const last = read[read.length - 1];
       if (live.length >= limit || read.length < wanted || !last) return live;
-      cursor = last.key as unknown as TimeKey;
+      cursor = last.key;
     }
   }
 
@@ -73,10 +72,10 @@ export class ObtainRepository {
   async byResourceLocators(locators: string[]): Promise<Map<string, StoredDoc[]>> {
     const found = new Map<string, StoredDoc[]>();
     await Promise.all([...new Set(locators)].map(async (locator) => {
-      const result = await this.views.readCurrent(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
+      const result = await this.views.readCurrent<[string, string], HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
         startkey: [locator], endkey: [locator, {}], include_docs: true,
       });
-      const docs = result.rows.filter(isLiveRow).map((row) => row.doc as unknown as StoredDoc);
+      const docs = result.rows.filter(isLiveRow).flatMap((row) => (row.doc ? [row.doc] : []));
       if (docs.length > 0) found.set(locator, docs);
     }));
     return found;

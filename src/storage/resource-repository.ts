@@ -1,12 +1,14 @@
 /** Resource data queries the node endpoints need (the access services own their own views). */
-import type { DocumentScope } from 'nano';
 import { abortableRequest, inStore, mapCouchError, storeNotAnswering, type Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { getOrUndefined, type StoredDoc } from './documents.js';
+import { getOrUndefined, type StoredDoc, database, type Database } from './documents.js';
 import { getMany } from './resource-writes.js';
 import { bulkWrite, type WriteResult } from './settled-writes.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
+
+/** The key of `slice/by_date`: [node_timestamp, id key] (design-docs/resource_data/slice). */
+type SliceDateKey = [string, string];
 
 /** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
 const INDEXED_VIEWS: readonly [string, string][] = [
@@ -23,10 +25,10 @@ export interface StoreCounters { docCount: number; updateSeq: string | number }
 export interface IndexState extends StoreCounters { viewsCurrent: boolean; staleViews: string[] }
 
 export class ResourceRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
 
   constructor(private readonly couch: Couch, private readonly names: DatabaseNames, private readonly views: ViewReader) {
-    this.db = couch.use(names.resourceData);
+    this.db = database(couch, names.resourceData);
   }
 
   getMany(ids: string[]): Promise<Map<string, StoredDoc>> {
@@ -60,15 +62,14 @@ export class ResourceRepository {
    * and the store is asked to catch up behind the answer. undefined: the index is being built.
    */
   async liveSummary(budget: { staleMs: number; catchUpMs: number; smallLag: number }): Promise<LiveSummary | undefined> {
-    const read = (params: ViewParams, waitMs: number): Promise<ViewResult<null> | undefined> =>
-      this.views.read<null>(this.db, 'read live documents', 'slice', 'by_date', { limit: 1, ...params }, waitMs)
+    const read = (params: ViewParams, waitMs: number): Promise<ViewResult<SliceDateKey, null> | undefined> =>
+      this.views.read<SliceDateKey, null>(this.db, 'read live documents', 'slice', 'by_date', { limit: 1, ...params }, waitMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
     const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
     if (!stale) return undefined;
     const checkedSeq = seqNumber(info.update_seq);
-    const asLive = (result: ViewResult<null>, current: boolean): LiveSummary => {
-      // nano types a row's key as a string; this view's keys are [node_timestamp, id_key].
-      const firstKey = result.rows[0]?.key as unknown as [string, string] | undefined;
+    const asLive = (result: ViewResult<SliceDateKey, null>, current: boolean): LiveSummary => {
+      const firstKey = result.rows[0]?.key;
       return { count: result.total_rows, earliest: firstKey ? String(firstKey[0]) : undefined, current, checkedSeq };
     };
     const indexedSeq = seqNumber(stale.update_seq);

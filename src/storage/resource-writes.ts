@@ -1,10 +1,9 @@
 /** Batch reads of resource data documents: one round trip (_all_docs or a GET); writes are settled-writes.ts. */
-import type { DocumentScope } from 'nano';
 import { inStore, isMissingDocument, mapCouchError } from './couch.js';
-import type { StoredDoc } from './documents.js';
+import type { StoredDoc, Database } from './documents.js';
 import { isWellFormedText } from '../domain/well-formed-text.js';
 
-export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promise<Map<string, StoredDoc>> {
+export async function getMany(db: Database, ids: string[]): Promise<Map<string, StoredDoc>> {
   const found = new Map<string, StoredDoc>();
   if (ids.length === 0) return found;
   // An id that is not well-formed text names no stored document, and CouchDB would refuse the whole read.
@@ -20,7 +19,7 @@ export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promis
   // limit (431), as a 5,000-character request_ID did at /delete.
   if (only !== undefined && !only.startsWith('_') && only.length <= MAX_ID_IN_URL) {
     try {
-      found.set(only, await db.get(only) as unknown as StoredDoc);
+      found.set(only, await db.get(only));
     } catch (error) {
       // A 404 for the database itself stays an error, as `_all_docs` made it.
       if (!isMissingDocument(error)) throw mapCouchError(error, 'read documents');
@@ -29,7 +28,7 @@ export async function getMany(db: DocumentScope<unknown>, ids: string[]): Promis
   }
   const result = await inStore('read documents', () => db.fetch({ keys }));
   for (const row of result.rows) {
-    if ('doc' in row && row.doc) found.set(row.id, row.doc as unknown as StoredDoc);
+    if ('doc' in row && row.doc) found.set(row.id, row.doc);
   }
   return found;
 }

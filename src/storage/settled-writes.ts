@@ -16,12 +16,9 @@
  * An accepted write nobody contested (copies down, not a race) stands. On one server and on the
  * embedded store nothing is ever accepted, and this costs nothing.
  */
-import type { DocumentScope } from 'nano';
 import { inStore, isConflict, isNotFound, mapCouchError } from './couch.js';
 import { ConcurrencyLimit } from '../domain/concurrency-limit.js';
-
-/** A document as written (documents.ts StoredDoc, restated: that module builds on this one). */
-type StoredDoc = Record<string, unknown> & { _id: string; _rev?: string };
+import type { Database, StoredDoc } from './database.js';
 
 export type WriteResult = { id: string; ok: true; rev: string } | { id: string; ok: false; error: string };
 
@@ -30,7 +27,7 @@ const SETTLE_READS_AT_ONCE = 8;
 interface BulkAnswer { id?: string; rev?: string; error?: string; reason?: string; accepted?: boolean }
 
 /** _bulk_docs; CouchDB reports a conflict or a refusal per document, which is returned per document. */
-export async function bulkWrite(db: DocumentScope<unknown>, docs: StoredDoc[]): Promise<WriteResult[]> {
+export async function bulkWrite(db: Database, docs: StoredDoc[]): Promise<WriteResult[]> {
   if (docs.length === 0) return [];
   const answers = await inStore('store documents', () => db.bulk({ docs: docs as never[] })) as BulkAnswer[];
   const results = answers.map((answer, index): WriteResult => {
@@ -52,7 +49,7 @@ export async function bulkWrite(db: DocumentScope<unknown>, docs: StoredDoc[]): 
 }
 
 /** One document; a conflict (lost race) is a result, any other failure an error. */
-export async function writeOne(db: DocumentScope<unknown>, doc: StoredDoc, what: string): Promise<{ ok: true; rev: string } | { ok: false }> {
+export async function writeOne(db: Database, doc: StoredDoc, what: string): Promise<{ ok: true; rev: string } | { ok: false }> {
   const [result] = await bulkWrite(db, [doc]);
   if (result?.ok) return { ok: true, rev: result.rev };
   if (result?.error === 'conflict') return { ok: false };
@@ -60,7 +57,7 @@ export async function writeOne(db: DocumentScope<unknown>, doc: StoredDoc, what:
 }
 
 /** The database's shard copies (CouchDB's `cluster.n`; 1 on the embedded store, which has none). */
-export async function shardCopies(db: DocumentScope<unknown>): Promise<number> {
+export async function shardCopies(db: Database): Promise<number> {
   const info = await inStore('read database information', () => db.info()) as { cluster?: { n?: unknown } };
   const n = info.cluster?.n;
   return typeof n === 'number' && n >= 1 ? n : 1;
@@ -72,7 +69,7 @@ export async function shardCopies(db: DocumentScope<unknown>): Promise<number> {
  * fixture it showed the competing revision in 5 of 5 races, where `conflicts=true` with the same
  * r showed it in 1 of 5 (that answer's `_conflicts` comes from one copy's revision tree).
  */
-async function settle(db: DocumentScope<unknown>, doc: StoredDoc, rev: string, copies: number, round = 0): Promise<string | undefined> {
+async function settle(db: Database, doc: StoredDoc, rev: string, copies: number, round = 0): Promise<string | undefined> {
   const live = await liveRevisions(db, doc._id, copies);
   // A live branch read back: a deletion of ours did not take (a live branch wins over a deleted one).
   if (doc._deleted === true) return live.length === 0 ? rev : undefined;
@@ -99,12 +96,12 @@ async function settle(db: DocumentScope<unknown>, doc: StoredDoc, rev: string, c
 const RESTORE_ROUNDS = 2;
 
 /** The document's live leaf revisions, merged from every copy. */
-async function liveRevisions(db: DocumentScope<unknown>, id: string, copies: number): Promise<string[]> {
+async function liveRevisions(db: Database, id: string, copies: number): Promise<string[]> {
   return (await liveVersions(db, id, copies)).map((doc) => String(doc._rev));
 }
 
 /** The document's live versions (one, or several while a write is contested), merged from `copies` copies (shardCopies). */
-export async function liveVersions(db: DocumentScope<unknown>, id: string, copies: number): Promise<StoredDoc[]> {
+export async function liveVersions(db: Database, id: string, copies: number): Promise<StoredDoc[]> {
   try {
     // `open_revs` and `r` are CouchDB document GET parameters nano's types do not list.
     const leaves = await db.get(id, { open_revs: 'all', r: copies } as never) as unknown as { ok?: StoredDoc & { _deleted?: boolean } }[];
@@ -116,7 +113,7 @@ export async function liveVersions(db: DocumentScope<unknown>, id: string, copie
 }
 
 /** Deletes our revision on its branch; false when ours is no leaf any more. */
-async function withdraw(db: DocumentScope<unknown>, id: string, rev: string): Promise<boolean> {
+async function withdraw(db: Database, id: string, rev: string): Promise<boolean> {
   try {
     await db.destroy(id, rev);
     return true;

@@ -4,10 +4,9 @@
  * is the doc_ID as 4 hex digits per UTF-16 unit (see by_date/map.js): it collates the same in
  * CouchDB (ICU) and in JavaScript, so rows of several ranges can be merged here in JavaScript.
  */
-import type { DocumentScope } from 'nano';
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import type { StoredDoc } from './documents.js';
+import { type StoredDoc, database, type Database } from './documents.js';
 import type { ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
 
@@ -36,10 +35,10 @@ export function compareRows(a: SliceRow, b: SliceRow): number {
 }
 
 export class SliceRepository {
-  private readonly db: DocumentScope<unknown>;
+  private readonly db: Database;
 
   constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
-    this.db = couch.use(names.resourceData);
+    this.db = database(couch, names.resourceData);
   }
 
   /**
@@ -52,13 +51,13 @@ export class SliceRepository {
     const lower = after?.ts ?? bounds.from;
     if (lower !== undefined && lower >= bounds.end) return [];
     const start = after ? [...index.prefix, after.ts, idKey(after.id)] : bounds.from !== undefined ? [...index.prefix, bounds.from] : index.prefix;
-    const result = await this.views.readCurrent(this.db, 'read the slice view', 'slice', index.view, {
+    const result = await this.views.readCurrent<string[], null>(this.db, 'read the slice view', 'slice', index.view, {
       ...(start.length > 0 ? { startkey: start } : {}),
       endkey: [...index.prefix, bounds.end],
       inclusive_end: false,
       limit: limit + (after ? 1 : 0),
     });
-    const rows = result.rows.map((row) => ({ ts: (row.key as unknown as string[])[index.prefix.length] as string, id: row.id }));
+    const rows = result.rows.map((row) => ({ ts: row.key[index.prefix.length] as string, id: row.id }));
     const first = rows[0];
     const rest = after && first && first.ts === after.ts && first.id === after.id ? rows.slice(1) : rows;
     return rest.slice(0, limit);

@@ -11,7 +11,7 @@
  * - range reads that answer from the index as it stands, with the changes it has not seen yet
  *   placed in the page (`readCurrent`, current-reads.ts).
  */
-import type { DocumentScope, DocumentViewResponse } from 'nano';
+import type { StoredDoc, Database } from './documents.js';
 import { storeUnavailable } from '../errors/app-error.js';
 import { abortableRequest, mapCouchError, storeNotAnswering } from './couch.js';
 import { MAX_BACKLOG, currentRows, type IndexRow } from './current-reads.js';
@@ -33,8 +33,15 @@ export interface ViewParams {
   stale?: 'ok' | 'update_after';
 }
 
+/**
+ * One row of a view: the key and value its map function emitted for document `id`, and with
+ * `include_docs` the document (null when it has since been deleted). nano types every key as a
+ * string; the key is what the map emits, so the repository that owns the view names its type.
+ */
+export interface ViewRow<K, V> { id: string; key: K; value: V; doc?: StoredDoc | null }
+
 /** What a view read answers; `update_seq` only when asked for (the sequence the index has reached). */
-export type ViewResult<V> = DocumentViewResponse<V, unknown> & { update_seq?: string | number };
+export interface ViewResult<K, V> { rows: ViewRow<K, V>[]; total_rows: number; offset?: number; update_seq?: string | number }
 
 /**
  * Seconds a client is told to wait before retrying a read that found its index still building.
@@ -90,17 +97,17 @@ export class ViewReader {
    * from the index as it stands plus the backlog of changes while the database is being written
    * to (current-reads.ts); otherwise, or when that is uncertain, as `read`. One deadline for all steps.
    */
-  async readCurrent<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<V>> {
+  async readCurrent<K, V>(db: Database, what: string, ddoc: string, view: string, params: ViewParams): Promise<ViewResult<K, V>> {
     const current = this.rebuildable(ddoc, view, params);
-    if (!current) return this.read<V>(db, what, ddoc, view, params);
+    if (!current) return this.read<K, V>(db, what, ddoc, view, params);
     const deadline = AbortSignal.timeout(this.waitMs);
-    const early = current.readAhead?.take<ViewResult<V>>(db.config.db, ddoc, view, params);
+    const early = current.readAhead?.take<ViewResult<K, V>>(db.config.db, ddoc, view, params);
     if (early) {
-      const answer = await this.fromReadAhead<V>(db, `${ddoc}/${view}`, params, early, current, deadline);
+      const answer = await this.fromReadAhead<K, V>(db, `${ddoc}/${view}`, params, early, current, deadline);
       if (answer) return answer;
     }
-    if (current.activity.indexesLikelyCurrent()) return this.read<V>(db, what, ddoc, view, params, deadline);
-    const asIndexed = await this.read<V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
+    if (current.activity.indexesLikelyCurrent()) return this.read<K, V>(db, what, ddoc, view, params, deadline);
+    const asIndexed = await this.read<K, V>(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }, deadline);
     const rows = await this.rebuiltFromBacklog(db, `${ddoc}/${view}`, params, asIndexed, current.activity, deadline);
     if (Array.isArray(rows)) {
       current.onAnswer?.('index');
@@ -108,7 +115,7 @@ export class ViewReader {
       return { ...asIndexed, rows };
     }
     current.onAnswer?.('updated', rows);
-    return this.read<V>(db, what, ddoc, view, params, deadline);
+    return this.read<K, V>(db, what, ddoc, view, params, deadline);
   }
 
   /**
@@ -120,7 +127,7 @@ export class ViewReader {
    * sequences are counters (the embedded store's) can be compared that way: CouchDB's are
    * opaque, summed over shards and copies, and there the changes are asked for instead.
    */
-  private async fromReadAhead<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, early: Promise<ViewResult<V> | undefined>, current: CurrentReads, deadline: AbortSignal): Promise<ViewResult<V> | undefined> {
+  private async fromReadAhead<K, V>(db: Database, view: string, params: ViewParams, early: Promise<ViewResult<K, V> | undefined>, current: CurrentReads, deadline: AbortSignal): Promise<ViewResult<K, V> | undefined> {
     // Undefined when the store does not answer: the changes are then asked for.
     const seqNow = this.counterSeqs === false ? undefined : databaseUpdateSeq(db.server, db.config.db, deadline).catch(() => undefined);
     const page = await early;
@@ -140,7 +147,7 @@ export class ViewReader {
    * follows), as the first step of `readCurrent` reads it: the index as it stands and the
    * sequence it has reached. A no-op with READ_AHEAD=off or for a view the node cannot rebuild.
    */
-  readAhead(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams): void {
+  readAhead(db: Database, what: string, ddoc: string, view: string, params: ViewParams): void {
     const current = this.rebuildable(ddoc, view, params);
     if (!current?.readAhead) return;
     current.readAhead.offer(db.config.db, ddoc, view, params, () => this.read(db, what, ddoc, view, { ...params, stale: 'update_after', update_seq: true }));
@@ -153,7 +160,7 @@ export class ViewReader {
   }
 
   /** The page as an up-to-date read would answer it, rebuilt from the index as it stood and the backlog (current-reads.ts). */
-  private async rebuiltFromBacklog<V>(db: DocumentScope<unknown>, view: string, params: ViewParams, asIndexed: ViewResult<V>, activity: WriteActivity, signal: AbortSignal): Promise<ViewResult<V>['rows'] | UpdatedBecause> {
+  private async rebuiltFromBacklog<K, V>(db: Database, view: string, params: ViewParams, asIndexed: ViewResult<K, V>, activity: WriteActivity, signal: AbortSignal): Promise<ViewResult<K, V>['rows'] | UpdatedBecause> {
     const since = asIndexed.update_seq;
     if (since === undefined || !this.backlogRows) return 'uncertain';
     const latest = activity.latestSeq();
@@ -172,10 +179,11 @@ export class ViewReader {
         for (const row of rebuilt.added) {
           const doc = docs.get(row.id);
           if (!doc) return 'changed_again';
-          (row as IndexRow & { doc?: unknown }).doc = doc;
+          (row as IndexRow & { doc?: StoredDoc }).doc = doc;
         }
       }
-      return rebuilt.rows as ViewResult<V>['rows'];
+      // The backlog's rows come from the same map function (view-maps.ts), so they have its types.
+      return rebuilt.rows as ViewResult<K, V>['rows'];
     } catch (error) {
       if (signal.aborted) throw await this.outOfTime(db, 'read the changes not yet indexed', error, this.waitMs);
       return 'store_error'; // the up-to-date read that follows reports the store's trouble, if any
@@ -183,10 +191,10 @@ export class ViewReader {
   }
 
   /** `limit` overrides the node's wait for one read (a health check waits far less), or shares a deadline. */
-  async read<V>(db: DocumentScope<unknown>, what: string, ddoc: string, view: string, params: ViewParams, limit: number | AbortSignal = this.waitMs): Promise<ViewResult<V>> {
+  async read<K, V>(db: Database, what: string, ddoc: string, view: string, params: ViewParams, limit: number | AbortSignal = this.waitMs): Promise<ViewResult<K, V>> {
     const signal = typeof limit === 'number' ? AbortSignal.timeout(limit) : limit;
     try {
-      return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params }, signal) as ViewResult<V>;
+      return await abortableRequest(db.server, { db: db.config.db, method: 'POST', path: `_design/${ddoc}/_view/${view}`, body: params }, signal) as ViewResult<K, V>;
     } catch (error) {
       if (signal.aborted) throw await this.outOfTime(db, what, error, typeof limit === 'number' ? limit : this.waitMs);
       throw mapCouchError(error, what);
@@ -199,7 +207,7 @@ export class ViewReader {
    * Every such read was told "still being built; retry in 2 s", and a SIGSTOPped store's every
    * retry then waited the whole VIEW_WAIT_MS again (an audit).
    */
-  private async outOfTime(db: DocumentScope<unknown>, what: string, cause: unknown, waitedMs: number): Promise<Error> {
+  private async outOfTime(db: Database, what: string, cause: unknown, waitedMs: number): Promise<Error> {
     try {
       await databaseUpdateSeq(db.server, db.config.db, AbortSignal.timeout(STORE_PROBE_MS));
     } catch (error) {

@@ -4,8 +4,8 @@
  * changes acknowledged before it arrived, so it waits for the next read).
  */
 import { expect } from 'chai';
-import type { DocumentScope } from 'nano';
 import { BacklogFeed } from '../../../src/storage/backlog-feed.js';
+import type { Database } from '../../../src/storage/documents.js';
 
 /** A database whose `_changes` answers only when the test says so, one read at a time. */
 function heldStore() {
@@ -17,7 +17,7 @@ function heldStore() {
         reads.push({ qs: options.qs, answer: (ids) => resolve({ results: ids.map((id) => ({ id, changes: [{ rev: `1-${id}` }] })) }) });
       }),
     },
-  } as unknown as DocumentScope<unknown>;
+  } as unknown as Database;
   return { db, reads };
 }
 
