@@ -137,25 +137,28 @@ function limitConnections(server: http.Server, logger: Logger): void {
   });
 }
 
-export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
-  const { settings } = startConfig;
-  let embedded: EmbeddedCouch | undefined;
-  let target: CouchTarget;
+/** The store start-up connects to: the configured CouchDB, or the embedded one, started here. */
+async function openStore(settings: StartConfig['settings'], logger: Logger): Promise<{ target: CouchTarget; embedded?: EmbeddedCouch }> {
   if (settings.couchdbUrl) {
-    target = { url: settings.couchdbUrl, user: settings.couchdbUser, password: settings.couchdbPassword };
     logger.info({ couchdb: redactedUrl(settings.couchdbUrl) }, 'using the configured CouchDB');
-  } else {
-    const dataDir = path.resolve(settings.dataDir);
-    const credentials = embeddedCredentials(dataDir);
-    await refuseDataDirInUse(dataDir, credentials);
-    embedded = new EmbeddedCouch({ dataDir, ...credentials, logger, port: settings.embeddedPort });
-    target = { url: await embedded.start(), ...credentials };
-    // Tools (npm run account) find the running store here; LevelDB allows one process only.
-    fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
+    return { target: { url: settings.couchdbUrl, user: settings.couchdbUser, password: settings.couchdbPassword } };
   }
-  // The socket is bound first so PUBLIC_URL can default to the bound address (PORT=0 in tests);
-  // until bootstrap completes the node answers 503 (starting-app.ts).
-  // It is set in the same turn as the 'listening' callback, before any request event can run.
+  const dataDir = path.resolve(settings.dataDir);
+  const credentials = embeddedCredentials(dataDir);
+  await refuseDataDirInUse(dataDir, credentials);
+  const embedded = new EmbeddedCouch({ dataDir, ...credentials, logger, port: settings.embeddedPort });
+  const target = { url: await embedded.start(), ...credentials };
+  // Tools (npm run account) find the running store here; LevelDB allows one process only.
+  fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
+  return { target, embedded };
+}
+
+/**
+ * The node's HTTP server, answering through whatever handler `route` last set: the socket is
+ * bound before the store is ready, so PUBLIC_URL can default to the bound address (PORT=0 in
+ * tests), and until bootstrap completes the node answers 503 (starting-app.ts).
+ */
+function nodeServer(logger: Logger): { server: http.Server; route(handler: http.RequestListener): void } {
   let handler: http.RequestListener | undefined;
   // Idle keep-alive connections stay open for a minute, not Node's 5 s: clients that pool
   // connections, such as CouchDB's replicator between two distributions, reuse an idle one and
@@ -165,24 +168,78 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
   const server = http.createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 }, (req, res) => handler?.(req, res));
   server.on('clientError', answerClientError);
   limitConnections(server, logger);
-  // What a failed start has to undo, as far as it got (the catch below).
-  let built: ReturnType<typeof buildDeps> | undefined;
-  let monitoring: Awaited<ReturnType<typeof listenMonitoring>> | undefined;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) => {
-        // An address this machine does not have, or a name that does not resolve: HOST is wrong.
-        if (['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL'].includes(error.code ?? '')) reject(new ConfigError('HOST', `cannot listen on ${settings.host}: ${error.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'the name does not resolve'}`));
-        else reject(namingSetting(error, 'PORT'));
-      });
-      server.listen(settings.port, settings.host, () => resolve());
+  return { server, route: (next) => { handler = next; } };
+}
+
+/** Listens on HOST:PORT; an address or name HOST cannot have is a ConfigError naming HOST, anything else names PORT. */
+function listen(server: http.Server, settings: StartConfig['settings']): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL'].includes(error.code ?? '')) reject(new ConfigError('HOST', `cannot listen on ${settings.host}: ${error.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'the name does not resolve'}`));
+      else reject(namingSetting(error, 'PORT'));
     });
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+}
+
+/** The background work of a started node, in the order it starts. */
+function startBackgroundWork(deps: Deps, settings: StartConfig['settings']): void {
+  // The first /status of the process finds a live count already, unless its view is being built (issue 14, defect 8).
+  void deps.nodeInfo.prime();
+  // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
+  deps.distribution.follower.start();
+  deps.distribution.retrier.start();
+  deps.distribution.scheduler.start();
+  // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
+  if (settings.indexWarming) deps.warmer.start();
+}
+
+/** What a start has brought up so far; stopNode stops what is there. */
+interface NodeParts { server: http.Server; embedded?: EmbeddedCouch; deps?: Deps; monitoring?: http.Server }
+
+/**
+ * Stops a node, or what a failed start brought up (every stop is a no-op for work never
+ * started): stop accepting and let in-flight requests finish (idle keep-alive sockets are closed
+ * now, busy ones after their response), then the background work, then the store.
+ */
+async function stopNode({ server, embedded, deps, monitoring }: NodeParts): Promise<void> {
+  await deps?.distribution.scheduler.stop();
+  deps?.pacing?.release(); // held publish answers go now: their documents are stored
+  monitoring?.close();
+  monitoring?.closeAllConnections();
+  await new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), 10000);
+    // A keep-alive connection whose request was in flight goes idle once answered; Node's
+    // close() only closed the connections idle when it was called, so close those as they
+    // come, or the process waits out the 10 s for every client that keeps its connection.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => { clearTimeout(force); clearInterval(idle); resolve(); });
+    server.closeIdleConnections();
+  });
+  if (deps) {
+    await deps.distribution.follower.stop();
+    await deps.distribution.retrier.stop();
+    await deps.warmer.stop();
+    await Promise.all(deps.followed.map((feed) => feed.stop()));
+    await deps.distribution.service.idle();
+    await deps.signatures.close(); // its worker threads would keep the process alive
+  }
+  await embedded?.stop();
+}
+
+export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
+  const { settings } = startConfig;
+  const { target, embedded } = await openStore(settings, logger);
+  const { server, route } = nodeServer(logger);
+  const parts: NodeParts = { server, ...(embedded ? { embedded } : {}) };
+  try {
+    await listen(server, settings);
     const address = server.address() as AddressInfo;
     const url = boundUrl(settings.host, address.port);
     const { publicUrl, warning: publicUrlWarning } = advertisedUrl(settings.host, address.port, settings.publicUrl);
     if (publicUrlWarning) logger.warn({ host: settings.host }, publicUrlWarning);
     // Without CONFIG the node's name is known once the store is read: until then, the default one.
-    handler = createStartingApp(logger, (startConfig.given?.node ?? defaultNodeConfig()).node.node_name, publicUrl).callback();
+    route(createStartingApp(logger, (startConfig.given?.node ?? defaultNodeConfig()).node.node_name, publicUrl).callback());
     const couch = connectCouch(target);
     // The embedded store's credential is always there.
     const credentials = hasCredentials(target);
@@ -194,71 +251,32 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     if (settings.couchdbUrl) await checkServer(couch, async () => (await resolveApplied()).node, logger, credentials);
     const { node: nodeConfig, kept, keepAsGiven } = await resolveApplied();
     const config: AppConfig = { settings, node: nodeConfig };
-    if (!startConfig.given) handler = createStartingApp(logger, config.node.node.node_name, publicUrl).callback();
+    if (!startConfig.given) route(createStartingApp(logger, config.node.node.node_name, publicUrl).callback());
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({
       couch, names, config: config.node, given: startConfig.given?.given ?? keepAsGiven, kept, publicUrl, logger, designDocs,
       generateKeys: generateNodeKeys, retireDesignDocs: settings.retireDesignDocs,
     });
     const deps = buildDeps({ config, logger, couch, names, publicUrl, projectRoot: PROJECT_ROOT, tokenSecret: result.tokenSecret, designDocs, store: embedded });
-    built = deps;
+    parts.deps = deps;
     // The monitoring port is bound before any background loop starts: when it is in use the start
     // fails, and nothing is left running to keep the process alive (it exits with EXIT.portInUse).
-    monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
-    const monitoringServer = monitoring;
+    const monitoring = settings.monitoringPort === undefined ? undefined : await listenMonitoring(deps, settings.monitoringPort);
+    if (monitoring) parts.monitoring = monitoring.server;
     // The per-request documents are followed from now on (src/storage/followed-documents.ts).
     for (const feed of deps.followed) feed.start();
     // The embedded store is this process's alone: a distribution run it finds in progress is a dead process's.
     if (embedded) await deps.distribution.service.releaseDeadRun();
-    handler = createApp(deps).callback();
-    // The first /status of the process finds a live count already, unless its view is being built (issue 14, defect 8).
-    void deps.nodeInfo.prime();
-    // Inbound distribution follows the incoming database; the scheduler triggers /distribute.
-    deps.distribution.follower.start();
-    deps.distribution.retrier.start();
-    deps.distribution.scheduler.start();
-    // Indexes are kept current as documents arrive, so no request pays for a build (issue 15).
-    if (settings.indexWarming) deps.warmer.start();
-    logger.info({ url, publicUrl, monitoringUrl: monitoringServer?.url }, 'node listening');
+    route(createApp(deps).callback());
+    startBackgroundWork(deps, settings);
+    logger.info({ url, publicUrl, monitoringUrl: monitoring?.url }, 'node listening');
     let closing: Promise<void> | undefined;
-    const close = (): Promise<void> => {
-      closing ??= (async () => {
-        // Stop accepting, let in-flight requests finish (idle keep-alive sockets are closed now,
-        // busy ones after their response), then stop the store.
-        await deps.distribution.scheduler.stop();
-        deps.pacing?.release(); // held publish answers go now: their documents are stored
-        monitoringServer?.server.close();
-        monitoringServer?.server.closeAllConnections();
-        await new Promise<void>((resolve) => {
-          const force = setTimeout(() => server.closeAllConnections(), 10000);
-          // A keep-alive connection whose request was in flight goes idle once answered; Node's
-          // close() only closed the connections idle when it was called, so close those as they
-          // come, or the process waits out the 10 s for every client that keeps its connection.
-          const idle = setInterval(() => server.closeIdleConnections(), 100);
-          server.close(() => { clearTimeout(force); clearInterval(idle); resolve(); });
-          server.closeIdleConnections();
-        });
-        await deps.distribution.follower.stop();
-        await deps.distribution.retrier.stop();
-        await deps.warmer.stop();
-        await Promise.all(deps.followed.map((feed) => feed.stop()));
-        await deps.distribution.service.idle();
-        await deps.signatures.close();
-        await embedded?.stop();
-        logger.info('node stopped');
-      })();
-      return closing;
-    };
-    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, monitoringUrl: monitoringServer?.url, close };
+    const close = (): Promise<void> => (closing ??= stopNode(parts).then(() => logger.info('node stopped')));
+    return { url, publicUrl, server, couch, names, deps, embedded, bootstrap: result, monitoringUrl: monitoring?.url, close };
   } catch (error) {
     // A start that fails after the monitoring port or the followed documents' feeds started
     // (e.g. releasing a dead run) stops them too: left running they keep the process alive.
-    server.close();
-    monitoring?.server.close();
-    monitoring?.server.closeAllConnections();
-    if (built) await Promise.all(built.followed.map((feed) => feed.stop()));
-    await built?.signatures.close(); // its worker threads would keep the process alive
-    await embedded?.stop();
+    await stopNode(parts);
     throw error;
   }
 }
