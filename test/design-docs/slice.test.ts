@@ -1,24 +1,14 @@
 /** Map functions of the slice design doc, evaluated as PouchDB does: `(<source>)` in a fresh node:vm context. */
-import path from 'node:path';
-import vm from 'node:vm';
 import { expect } from 'chai';
-import { readFunctionSource } from '../../src/storage/design-docs.js';
+import { mapFunction } from '../support/sandbox.js';
 import { idKey } from '../../src/storage/slice-repository.js';
 import { identitiesOf, tagsOf } from '../../src/services/slice/slice-match.js';
 import { isLive } from '../../src/domain/resource-document.js';
-import { ROOT } from '../support/process.js';
 
 type Emitted = [unknown, unknown][];
 
 function mapOf(view: string): (doc: Record<string, unknown>) => Emitted {
-  const source = readFunctionSource(path.join(ROOT, 'design-docs', 'resource_data', 'slice', 'views', view, 'map.js'));
-  return (doc) => {
-    const emitted: Emitted = [];
-    const context = vm.createContext({ emit: (key: unknown, value: unknown) => { emitted.push([key, value]); } });
-    // The document is built inside the sandbox (as PouchDB passes it), so Array.isArray etc. see its own realm.
-    vm.runInContext(`(${source})(${JSON.stringify(doc)})`, context);
-    return JSON.parse(JSON.stringify(emitted)) as Emitted;
-  };
+  return mapFunction(`resource_data/slice/views/${view}/map.js`);
 }
 
 const TS = '2024-01-02T03:04:05.123000Z';
@@ -71,6 +61,17 @@ describe('design-docs/resource_data/slice', () => {
       [['grade 8', TS, D1], null],
     ]);
     expect(byTag({ ...live, keys: 'not-an-array' })).to.deep.equal([]);
+  });
+
+  it('every map keys a document by slice-repository\'s idKey, for ids of any characters (one rule in three maps)', () => {
+    for (const id of ['d1', 'Ünïcødé', '\u{1F600}x', 'a b/c?d', 'urn:x:\u00a0\u2028']) {
+      const expected = idKey(id);
+      for (const [name, map] of [['by_date', byDate], ['by_identity', byIdentity], ['by_tag', byTag]] as const) {
+        const keys = map({ ...live, _id: id }).map(([key]) => (key as unknown[]).at(-1));
+        expect(keys.length, `${name} ${id}`).to.be.greaterThan(0);
+        for (const key of keys) expect(key, `${name} ${JSON.stringify(id)}`).to.equal(expected);
+      }
+    }
   });
 
   it('emit nothing for tombstones, marked, deletion, undated and non-resource documents', () => {

@@ -20,3 +20,17 @@ export function filterFunction(relative: string): (doc: unknown, query: Record<s
   const filter = vm.runInNewContext(`(${source})`, {}, { timeout: 1000 }) as (doc: unknown, req: unknown) => unknown;
   return (doc, query) => filter(JSON.parse(JSON.stringify(doc)), { query: JSON.parse(JSON.stringify(query)) });
 }
+
+/** A validate_doc_update function: undefined when it accepts, the thrown object when it refuses. */
+export function validateFunction(relative: string): (newDoc: unknown, oldDoc: unknown, userCtx: unknown) => unknown {
+  const source = readFunctionSource(path.join(ROOT, 'design-docs', relative));
+  const validate = vm.runInNewContext(`(${source})`, {}, { timeout: 1000 }) as (newDoc: unknown, oldDoc: unknown, userCtx: unknown) => void;
+  return (newDoc, oldDoc, userCtx) => {
+    try {
+      validate(JSON.parse(JSON.stringify(newDoc)), oldDoc === null ? null : JSON.parse(JSON.stringify(oldDoc)), JSON.parse(JSON.stringify(userCtx)));
+      return undefined;
+    } catch (thrown) {
+      return JSON.parse(JSON.stringify(thrown));
+    }
+  };
+}
