@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { LeaseRepository } from '../../storage/lease-repository.js';
+import { renewWhileHeld } from './lease-renewal.js';
 
 /**
  * How long a lease outlives its last renewal: a dead holder's arrivals wait this long before
@@ -20,39 +21,30 @@ export const FOLLOWER_LEASE_TTL_MS = 30_000;
 export class FollowerLease {
   /** Identifies this process as the holder. */
   private readonly holder = randomUUID();
-  private renewal: NodeJS.Timeout | undefined;
+  /** Stops the background renewal; set while this process holds the lease. */
+  private stopRenewing: (() => void) | undefined;
 
   constructor(private readonly leases: LeaseRepository, private readonly name: string, private readonly logger: Logger, readonly ttlMs = FOLLOWER_LEASE_TTL_MS) {}
 
   /** Whether this process holds the lease, taking it when it is free or expired; renewed in the background while held. */
   async hold(): Promise<boolean> {
-    if (this.renewal) return true;
+    if (this.stopRenewing) return true;
     const answer = await this.leases.acquire(this.name, this.holder, this.ttlMs);
     if (!answer.acquired) return false;
     if (answer.abandoned) this.logger.info({ lease: this.name, since: answer.abandoned.since }, 'took over a lease whose holder stopped renewing it');
-    this.renewal = setInterval(() => { this.renew(); }, this.ttlMs / 3);
-    this.renewal.unref();
-    return true;
-  }
-
-  private renew(): void {
-    this.leases.renew(this.name, this.holder, this.ttlMs).then((held) => {
-      if (held || !this.renewal) return;
+    this.stopRenewing = renewWhileHeld({ leases: this.leases, name: this.name, holder: this.holder, ttlMs: this.ttlMs }, this.logger, () => {
       // Another process took it over after our renewals failed: it follows now, this one stops.
       this.logger.warn({ lease: this.name }, 'lease lost to another node process: it follows the feed from here');
-      this.stopRenewing();
-    }, (error: unknown) => this.logger.warn({ lease: this.name, err: (error as Error).message }, 'lease renewal failed'));
-  }
-
-  private stopRenewing(): void {
-    clearInterval(this.renewal);
-    this.renewal = undefined;
+      this.stopRenewing = undefined;
+    });
+    return true;
   }
 
   /** Gives the lease up (the process stops), so another process takes the feed over at once rather than after its expiry. */
   async release(): Promise<void> {
-    if (!this.renewal) return;
+    if (!this.stopRenewing) return;
     this.stopRenewing();
+    this.stopRenewing = undefined;
     await this.leases.release(this.name, this.holder).catch((error: unknown) => this.logger.warn({ lease: this.name, err: (error as Error).message }, 'could not release the lease: it expires by itself'));
   }
 }

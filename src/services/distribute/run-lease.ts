@@ -11,6 +11,7 @@ import type { DistributionRepository } from '../../storage/distribution-outbound
 import { AppError } from '../../errors/app-error.js';
 import { describe, type DistributeAnswer } from './outbound-entry.js';
 import { ABANDONED_RUN, abandonedRunRecord } from '../../domain/abandoned-run.js';
+import { renewWhileHeld } from './lease-renewal.js';
 
 /**
  * Renewed every third of this while a run lasts; a crashed holder blocks others this long at most,
@@ -41,16 +42,11 @@ export class RunLease {
     const lease = await this.leases.acquire(LEASE, this.holder, LEASE_TTL_MS, since);
     if (!lease.acquired) return { OK: true, error: '', running_since: lease.since };
     if (lease.abandoned) await this.recordAbandoned(lease.abandoned.since);
-    let lost = false;
-    const renewal = setInterval(() => {
-      this.leases.renew(LEASE, this.holder, LEASE_TTL_MS).then((held) => {
-        // Renewals failed for a whole lease period and another process took the lease over: its
-        // run may overlap this one (replication is idempotent: work done twice, nothing lost).
-        if (!held && !lost) this.logger.warn({ since }, 'distribution lease lost while running: another node process may be running distribution at the same time');
-        lost ||= !held;
-      }, (error: unknown) => this.logger.warn({ err: describe(error) }, 'distribution lease renewal failed'));
-    }, LEASE_TTL_MS / 3);
-    renewal.unref();
+    const stopRenewing = renewWhileHeld({ leases: this.leases, name: LEASE, holder: this.holder, ttlMs: LEASE_TTL_MS }, this.logger, () => {
+      // Renewals failed for a whole lease period and another process took the lease over: its
+      // run may overlap this one (replication is idempotent: work done twice, nothing lost).
+      this.logger.warn({ since }, 'distribution lease lost while running: another node process may be running distribution at the same time');
+    });
     try {
       const answer = await run().catch(async (error: unknown) => {
         await this.recordRun(since, { OK: false, error: error instanceof AppError && error.expose ? error.message : 'internal error' });
@@ -59,7 +55,7 @@ export class RunLease {
       await this.recordRun(since, answer);
       return answer;
     } finally {
-      clearInterval(renewal);
+      stopRenewing();
       // Left behind, the lease blocks other processes' runs until it expires (90 s), and /status
       // reads it: worth a line in the log.
       await this.leases.release(LEASE, this.holder).catch((error: unknown) => this.logger.warn({ err: describe(error) }, 'could not release the distribution lease: it expires by itself'));
