@@ -6,6 +6,7 @@
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw view reads on that CouchDB 3.x
  */
 import { startNodeProcess, report, round, loadBenchCorpus, followTokens, rawViewPages, buildViews, benchOptions, prepareStore } from './support.js';
+import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 1000, pageEnv: 'BENCH_PAGE' });
 const store = await prepareStore(options.couchdb);
@@ -32,7 +33,7 @@ try {
 
   // Slice by identity: "NSDL" submits one document in eight.
   const slice = await followTokens((token) => `${node.url}/slice?identity=nsdl${token ? `&resumption_token=${encodeURIComponent(token)}` : ''}`);
-  const sliceRaw = await rawViewPages(node, 'slice', 'by_identity', PAGE, { startkey: ['nsdl'], endkey: ['nsdl', {}] });
+  const sliceRaw = await rawViewPages(node, 'slice', 'by_identity', PAGE, { startkey: [codeUnitKey('nsdl')], endkey: [codeUnitKey('nsdl'), {}] });
   if (slice.count !== sliceRaw.count) throw new Error(`slice counts differ: ours ${slice.count}, raw ${sliceRaw.count}`);
   process.stdout.write(`slice by identity: ${round(slice.count / slice.seconds)} docs/s; raw view read ${round(sliceRaw.count / sliceRaw.seconds)} docs/s\n`);
 

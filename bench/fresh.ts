@@ -22,6 +22,7 @@
 import { startNodeProcess, report, round, secondsSince, loadBenchCorpus, rssOf, type NodeProcess } from './support.js';
 import { firstAnswer, firstAnswersAtOnce } from './lib/pages.js';
 import { accessServices, corpusSchema, firstPages, publishCorpus, publishingRun } from './lib/publishing.js';
+import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const { store, total: TOTAL, page: PAGE } = await publishingRun('FRESH');
 const BATCH = 1000;
@@ -33,9 +34,9 @@ const FIRST_PAGES = firstPages(schema);
 /** The same first reads, straight to the store (limit = one page, include_docs). */
 const RAW_FIRST_READS: [string, string, string, Record<string, unknown>][] = [
   ['obtain', 'harvest', 'by_node_timestamp', { descending: true }],
-  ['slice', 'slice', 'by_tag', { startkey: ['topic-7'], endkey: ['topic-7', {}] }],
+  ['slice', 'slice', 'by_tag', { startkey: [codeUnitKey('topic-7')], endkey: [codeUnitKey('topic-7'), {}] }],
   ['JSON harvest', 'harvest', 'by_node_timestamp', {}],
-  ['OAI-PMH ListRecords', 'oai-pmh', 'by_schema', { startkey: [schema], endkey: [schema, {}] }],
+  ['OAI-PMH ListRecords', 'oai-pmh', 'by_schema', { startkey: [codeUnitKey(schema)], endkey: [codeUnitKey(schema), {}] }],
 ];
 
 /** Milliseconds until a raw first view read answers (CouchDB may answer `timeout` while it builds: ask again). */

@@ -12,6 +12,7 @@
  */
 import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore } from './support.js';
 import { harvestJson, harvestOai, median } from './lib/pages.js';
+import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'HARVEST_DOCS', page: 100, pageEnv: 'HARVEST_PAGE' });
 const store = await prepareStore(options.couchdb);
@@ -55,7 +56,7 @@ try {
   // oai_dc lists every document (src/services/oai-pmh/oai-dc.ts): the node reads the by_node_timestamp view for it.
   const raw = CROSSWALKED
     ? await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {})
-    : await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: ['oai_dc'], endkey: ['oai_dc', {}] });
+    : await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: [codeUnitKey('oai_dc')], endkey: [codeUnitKey('oai_dc'), {}] });
   const oai = await harvestOai(node.url, 'oai_dc');
   const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
   const json = await harvestJson(node.url);

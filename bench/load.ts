@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews, storeEndpoint } from './support.js';
 import { generateDocument, loadTemplates } from './generate.js';
+import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 100, pageEnv: 'BENCH_PAGE' });
 const couchdb = await prepareStore(options.couchdb);
@@ -109,13 +110,13 @@ function requestFor(kind: Kind, target: 'node' | 'store'): () => { method: strin
       : () => ({ method: 'GET', path: `${RESOURCE_DATA}/${docId(randomInt(TOTAL))}`, headers: store });
     case 'slice': return target === 'node'
       ? () => ({ method: 'GET', path: `/slice?any_tags=topic-${randomInt(500)}&from=${randomDay()}` })
-      : () => { const tag = `topic-${randomInt(500)}`; return { method: 'POST', path: view('slice', 'by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
+      : () => { const tag = codeUnitKey(`topic-${randomInt(500)}`); return { method: 'POST', path: view('slice', 'by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
     case 'harvest': return target === 'node'
       ? () => ({ method: 'GET', path: `/harvest/listrecords?from=${randomStamp().slice(0, 19)}Z` })
       : () => ({ method: 'POST', path: view('harvest', 'by_node_timestamp'), headers: store, body: viewBody([randomStamp()], [{}]) });
     case 'oai-pmh': return target === 'node'
       ? () => ({ method: 'GET', path: `/OAI-PMH?verb=ListRecords&metadataPrefix=${schema}&from=${randomStamp().slice(0, 19)}Z` })
-      : () => ({ method: 'POST', path: view('oai-pmh', 'by_schema'), headers: store, body: viewBody([schema, randomStamp()], [schema, {}]) });
+      : () => ({ method: 'POST', path: view('oai-pmh', 'by_schema'), headers: store, body: viewBody([codeUnitKey(schema), randomStamp()], [codeUnitKey(schema), {}]) });
     case 'publish': return target === 'node'
       ? () => ({ method: 'POST', path: '/publish', headers: json, body: publishBody() })
       : () => ({ method: 'POST', path: `${RESOURCE_DATA}/_bulk_docs`, headers: store, body: rawBulkBody() });

@@ -20,6 +20,7 @@
 import { startNodeProcess, report, round, secondsSince, rssOf, rawViewPages, storePid, type NodeProcess } from './support.js';
 import { earlyAndDeep, firstAnswer, firstAnswersAtOnce, harvestJson, harvestOai, type PageTime } from './lib/pages.js';
 import { accessServices, corpusSchema, firstPages, publishCorpus, publishingRun } from './lib/publishing.js';
+import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const { store, total: TOTAL, page: PAGE } = await publishingRun('SCALING');
 const BATCH = 1000;
@@ -98,7 +99,7 @@ try {
 
   const harvests = await peaks(node, async () => {
     const oai = await harvestOai(node.url, schema);
-    const rawOai = await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: [schema], endkey: [schema, {}] });
+    const rawOai = await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: [codeUnitKey(schema)], endkey: [codeUnitKey(schema), {}] });
     const json = await harvestJson(node.url);
     const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
     return { oai, rawOai, json, rawJson };

@@ -21,7 +21,17 @@ export interface TokenPayload {
   t: number;
   /** Service-specific extra state (e.g. the snapshot high-water mark). */
   x?: unknown;
+  /** The view key layout the cursor belongs to (KEY_LAYOUT). */
+  v?: number;
 }
+
+/**
+ * The layout of the view keys a cursor holds. 2: text users choose is keyed as code units
+ * (src/storage/view-keys.ts, session 25); a cursor of layout 1 (no `v`) holds doc_IDs as text,
+ * which would resume at an arbitrary place in the new keys: such a token is refused with a reason
+ * that says to start the list again.
+ */
+export const KEY_LAYOUT = 2;
 
 export type TokenCheck = { ok: true; payload: TokenPayload } | { ok: false; reason: string };
 
@@ -55,7 +65,7 @@ export class TokenCodec {
   }
 
   encode(payload: Omit<TokenPayload, 't'>): string {
-    const body = Buffer.from(JSON.stringify({ ...payload, t: this.now() })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ ...payload, t: this.now(), v: KEY_LAYOUT })).toString('base64url');
     return `${body}.${this.mac(body).toString('base64url')}`;
   }
 
@@ -85,6 +95,7 @@ export class TokenCodec {
     if (service !== undefined && payload.s !== service) return { ok: false, reason: 'the resumption token belongs to another request' };
     if (fingerprint !== undefined && payload.q !== fingerprint) return { ok: false, reason: 'the resumption token was issued for other request arguments' };
     if (typeof payload.t !== 'number' || this.now() - payload.t > TOKEN_LIFETIME_MS) return { ok: false, reason: 'the resumption token has expired' };
+    if (payload.v !== KEY_LAYOUT) return { ok: false, reason: 'the resumption token was issued before this node was upgraded (its indexes changed): start the list again' };
     return { ok: true, payload };
   }
 }

@@ -9,9 +9,10 @@ import type { DatabaseNames } from './databases.js';
 import { type StoredDoc, database, type Database } from './documents.js';
 import type { ViewParams, ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
+import { codeUnitKey, textOfKey } from './view-keys.js';
 
 export type ViewKey = unknown[];
-/** The key of `harvest/by_node_timestamp`: [node_timestamp, doc_ID] (design-docs/resource_data/harvest). */
+/** The key of `harvest/by_node_timestamp`: [node_timestamp, codeUnitKey(doc_ID)] (design-docs/resource_data/harvest; view-keys.ts). */
 export type TimeKey = [string, string];
 /** The value of every row of the harvest and oai-pmh views: see isLiveRow. */
 export type HarvestValue = 0 | 1;
@@ -19,6 +20,17 @@ export interface HarvestRow { key: ViewKey; id: string; deleted: boolean; doc?: 
 
 /** A range of one view: [start, end] inclusive, keys compared by the view's collation. */
 export interface ViewRange { ddoc: 'harvest' | 'oai-pmh'; view: string; start: ViewKey; end: ViewKey }
+
+/** Every harvestable document stamped from `from` (inclusive; none: the first) to `until` (inclusive). */
+export function timeRange(from: string | undefined, until: string): ViewRange {
+  return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
+}
+
+/** The same for the documents of one lower-cased payload_schema (the view keys it as codeUnitKey). */
+export function schemaRange(schema: string, from: string | undefined, until: string): ViewRange {
+  const key = codeUnitKey(schema);
+  return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [key, from] : [key], end: [key, until, {}] };
+}
 
 type Db = Database;
 
@@ -30,6 +42,18 @@ type Db = Database;
  */
 const isDeletedRow = (row: { value: unknown }): boolean => row.value === 1;
 export const isLiveRow = (row: { value: unknown }): boolean => row.value === 0;
+
+/** The rows of one resource locator in `harvest/by_resource_locator`, keyed [locator, node_timestamp, codeUnitKey(doc_ID)]. */
+export function locatorRange(locator: string): { startkey: ViewKey; endkey: ViewKey; include_docs: true } {
+  return { startkey: [locator], endkey: [locator, {}], include_docs: true };
+}
+
+/**
+ * The view keys the locator as text, and CouchDB's collation takes some other strings for equal
+ * (view-keys.ts): the range read of a locator may hold rows of an equivalent one, which are not
+ * its documents (spec "Basic Harvest (JSON)", getrecord: an exact string match).
+ */
+export const isOfLocator = (row: { key: ViewKey }, locator: string): boolean => row.key[0] === locator;
 
 function sameKey(a: ViewKey, b: ViewKey): boolean {
   return a.length === b.length && a.every((part, index) => part === b[index]);
@@ -70,10 +94,8 @@ export class HarvestRepository {
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
-    const result = await this.views.readCurrent<ViewKey, HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', {
-      startkey: [locator], endkey: [locator, {}], include_docs: true,
-    });
-    return result.rows.flatMap((row) => (row.doc ? [row.doc] : []));
+    const result = await this.views.readCurrent<ViewKey, HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', locatorRange(locator));
+    return result.rows.flatMap((row) => (row.doc && isOfLocator(row, locator) ? [row.doc] : []));
   }
 
   async byDocId(id: string): Promise<StoredDoc | undefined> {
@@ -91,9 +113,9 @@ export class HarvestRepository {
       const result = await this.views.read<ViewKey, HarvestValue>(this.db, 'read the oai-pmh view', 'oai-pmh', 'by_schema', { startkey: start, limit: 1 });
       const row = result.rows[0];
       if (!row) break;
-      const schema = String(row.key[0]);
-      found.push({ schema, id: row.id });
-      start = [schema, {}];
+      const key = String(row.key[0]);
+      found.push({ schema: textOfKey(key), id: row.id });
+      start = [key, {}];
     }
     return found;
   }

@@ -52,7 +52,7 @@ export class ResourceRepository {
    * Live document count and earliest node_timestamp in one map-only view read: `total_rows` of a
    * map-only view needs no reduce (reduces cost time per row on the embedded store). The view is
    * Slice's by_date, whose rows are exactly the live documents (spec "Basic Obtain", rule 4;
-   * isLive in src/domain/resource-document.ts), one each, keyed [node_timestamp, id_key]: reading
+   * isLive in src/domain/resource-document.ts), one each, keyed [node_timestamp, codeUnitKey(doc_ID)]: reading
    * it costs no index of its own (a node-status design doc with these rows, then Basic Obtain's
    * own, each cost one more index pass per write; both are retired, RETIRED_DESIGN_DOCS in
    * design-docs.ts). Never waits

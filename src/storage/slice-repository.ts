@@ -1,18 +1,20 @@
 /**
  * View reads for Slice (design doc `slice`, design-docs/resource_data/slice): keyset range reads
- * of one index key, plain rows out. Every view key ends in [node_timestamp, id_key], where id_key
- * is the doc_ID as 4 hex digits per UTF-16 unit (see by_date/map.js): it collates the same in
- * CouchDB (ICU) and in JavaScript, so rows of several ranges can be merged here in JavaScript.
+ * of one index key, plain rows out. Every view key ends in [node_timestamp, codeUnitKey(doc_ID)],
+ * and an identity or a tag is keyed as codeUnitKey too (view-keys.ts): it collates the same in
+ * CouchDB (ICU) and in JavaScript, so a name matches exactly on both stores and rows of several
+ * ranges can be merged here in JavaScript.
  */
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { type StoredDoc, database, type Database } from './documents.js';
 import type { ViewReader } from './view-reader.js';
 import { getMany } from './resource-writes.js';
+import { codeUnitKey } from './view-keys.js';
 
 export type SliceView = 'by_identity' | 'by_tag' | 'by_date';
 
-/** One index key: a view and its key prefix ([] for by_date, [name] for identity and tag). */
+/** One index key: a view and its key prefix ([] for by_date, [name] for identity and tag, as text: encoded here). */
 export interface SliceIndexKey { view: SliceView; prefix: string[] }
 
 /** A position in (node_timestamp, doc_ID) order, the order of every slice range. */
@@ -21,14 +23,7 @@ export interface SliceRow { ts: string; id: string }
 /** Bounds of the second key element: `from` (a day, inclusive) and `end` (a day or a timestamp, exclusive). */
 export interface SliceBounds { from: string | undefined; end: string }
 
-/** The same encoding as the map functions' id_key. */
-export function idKey(id: string): string {
-  let key = '';
-  for (let i = 0; i < id.length; i += 1) key += id.charCodeAt(i).toString(16).padStart(4, '0');
-  return key;
-}
-
-/** Total order of slice rows: JavaScript string order, which the id_key encoding makes the views' order too. */
+/** Total order of slice rows: JavaScript string order, which the codeUnitKey encoding makes the views' order too. */
 export function compareRows(a: SliceRow, b: SliceRow): number {
   if (a.ts !== b.ts) return a.ts < b.ts ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -50,10 +45,11 @@ export class SliceRepository {
     // An empty range (from on or after the end) is answered here: CouchDB refuses startkey > endkey.
     const lower = after?.ts ?? bounds.from;
     if (lower !== undefined && lower >= bounds.end) return [];
-    const start = after ? [...index.prefix, after.ts, idKey(after.id)] : bounds.from !== undefined ? [...index.prefix, bounds.from] : index.prefix;
+    const prefix = index.prefix.map(codeUnitKey);
+    const start = after ? [...prefix, after.ts, codeUnitKey(after.id)] : bounds.from !== undefined ? [...prefix, bounds.from] : prefix;
     const result = await this.views.readCurrent<string[], null>(this.db, 'read the slice view', 'slice', index.view, {
       ...(start.length > 0 ? { startkey: start } : {}),
-      endkey: [...index.prefix, bounds.end],
+      endkey: [...prefix, bounds.end],
       inclusive_end: false,
       limit: limit + (after ? 1 : 0),
     });

@@ -5,7 +5,7 @@
  * policy is `no`; walked in keyset pages.
  */
 import { nodeTimestamp } from '../../domain/timestamps.js';
-import type { HarvestRepository, HarvestRow, ViewKey, ViewRange } from '../../storage/harvest-repository.js';
+import { schemaRange, timeRange, type HarvestRepository, type HarvestRow, type ViewKey, type ViewRange } from '../../storage/harvest-repository.js';
 import type { TimeBounds } from './harvest-dates.js';
 
 export interface Selection {
@@ -26,8 +26,7 @@ const EVERY_DOCUMENT = 'oai_dc';
 
 function rangeOf(selection: Selection): ViewRange {
   const { schema, from, until } = selection;
-  if (schema === undefined || schema === EVERY_DOCUMENT) return { ddoc: 'harvest', view: 'by_node_timestamp', start: from ? [from] : [], end: [until, {}] };
-  return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [schema, from] : [schema], end: [schema, until, {}] };
+  return schema === undefined || schema === EVERY_DOCUMENT ? timeRange(from, until) : schemaRange(schema, from, until);
 }
 
 export interface SelectedPage { rows: HarvestRow[]; last: ViewKey | undefined; more: boolean }

@@ -1,7 +1,8 @@
 /** Node timestamps (src/domain/timestamps.ts) and resumption tokens (src/domain/resumption-token.ts), without a node. */
 import { expect } from 'chai';
 import { compareTimestamps, dayDatestamp, nodeTimestamp, secondsDatestamp, timestampAfter } from '../../../src/domain/timestamps.js';
-import { TOKEN_LIFETIME_MS, TokenCodec, peekPayload, requestFingerprint } from '../../../src/domain/resumption-token.js';
+import { createHmac } from 'node:crypto';
+import { KEY_LAYOUT, TOKEN_LIFETIME_MS, TokenCodec, peekPayload, requestFingerprint } from '../../../src/domain/resumption-token.js';
 import { passwordWeakness } from '../../../src/domain/password-strength.js';
 
 describe('node timestamps', () => {
@@ -49,6 +50,13 @@ describe('resumption tokens', () => {
     now = issued + TOKEN_LIFETIME_MS + 1;
     expect(codec.decode(token, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token has expired' });
     now = issued;
+  });
+
+  it('refuse a token of an earlier view key layout (issued before an upgrade changed the indexes), saying to start again', () => {
+    const body = Buffer.from(JSON.stringify({ s: 'obtain:all', q, k: ['2024-01-02', 'doc-9'], n: 10, t: now })).toString('base64url');
+    const earlier = `${body}.${createHmac('sha256', Buffer.from(SECRET, 'hex')).update(body).digest('base64url')}`;
+    expect(codec.decode(earlier, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token was issued before this node was upgraded (its indexes changed): start the list again' });
+    expect(peekPayload(token)).to.deep.include({ v: KEY_LAYOUT });
   });
 
   it('need a secret of at least 16 bytes', () => {

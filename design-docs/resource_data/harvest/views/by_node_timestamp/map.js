@@ -4,7 +4,14 @@ function (doc) {
   // harvestable state is emitted: live resource data, documents marked by Basic Delete
   // (node_deleted), deletion documents (payload_placement "none") and tombstones; the value is
   // 1 for the deleted ones, so headers need no document and a "no" deleted-data policy can skip
-  // them. The key [node_timestamp, doc_ID] is unique, for keyset pages.
+  // them. The key [node_timestamp, key(doc_ID)] is unique, for keyset pages.
+  // codeUnitKey (src/storage/view-keys.ts): text as 4 hex digits per UTF-16 unit, so a key
+  // matches exactly and orders the same under CouchDB's ICU collation and the embedded store's.
+  function key(text) {
+    var out = '';
+    for (var i = 0; i < text.length; i++) out += ('000' + text.charCodeAt(i).toString(16)).slice(-4);
+    return out;
+  }
   var deleted;
   if (typeof doc.node_timestamp !== 'string' || typeof doc._id !== 'string') return;
   if (doc.doc_type === 'resource_data') {
@@ -14,5 +21,5 @@ function (doc) {
   } else {
     return;
   }
-  emit([doc.node_timestamp, doc._id], deleted);
+  emit([doc.node_timestamp, key(doc._id)], deleted);
 }

@@ -2,6 +2,15 @@ function (doc) {
   // Basic Harvest getrecord and OAI-PMH GetRecord with by_resource_ID (spec "Basic Harvest
   // (JSON)", getrecord rule 3: every document whose resource locator matches, exact string
   // match). Deleted states are included (value 1) so they can be reported with status deleted.
+  // The locator stays text, for one range read per locator; the reader keeps the rows whose
+  // locator is exactly the one asked for (CouchDB's collation takes some other strings for equal).
+  // codeUnitKey (src/storage/view-keys.ts): text as 4 hex digits per UTF-16 unit, so a key
+  // matches exactly and orders the same under CouchDB's ICU collation and the embedded store's.
+  function key(text) {
+    var out = '';
+    for (var i = 0; i < text.length; i++) out += ('000' + text.charCodeAt(i).toString(16)).slice(-4);
+    return out;
+  }
   var deleted;
   if (typeof doc.resource_locator !== 'string' || typeof doc.node_timestamp !== 'string') return;
   if (doc.doc_type === 'resource_data') {
@@ -11,5 +20,5 @@ function (doc) {
   } else {
     return;
   }
-  emit([doc.resource_locator, doc.node_timestamp, doc._id], deleted);
+  emit([doc.resource_locator, doc.node_timestamp, key(doc._id)], deleted);
 }

@@ -2,10 +2,17 @@ function (doc) {
   // OAI-PMH ListRecords/ListIdentifiers by metadataPrefix (spec "OAI-PMH Harvest (XML)":
   // documents whose payload_schema does not match are skipped; deleted status is reported only
   // for documents that match the format). One row per distinct lower-cased payload_schema entry,
-  // key [schema, node_timestamp, doc_ID], so one format is one range read, and the distinct
+  // key [key(schema), node_timestamp, key(doc_ID)], so one format is one range read, and the distinct
   // formats (ListMetadataFormats) are found by skipping from key to key. Value 1 = deleted
   // (marked by Basic Delete, a deletion document, or a tombstone, which keeps payload_schema).
-  var deleted, seen = {}, i, schema;
+  // codeUnitKey (src/storage/view-keys.ts): text as 4 hex digits per UTF-16 unit, so a key
+  // matches exactly and orders the same under CouchDB's ICU collation and the embedded store's.
+  function key(text) {
+    var out = '';
+    for (var i = 0; i < text.length; i++) out += ('000' + text.charCodeAt(i).toString(16)).slice(-4);
+    return out;
+  }
+  var deleted, seen = {}, s, schema;
   if (typeof doc.node_timestamp !== 'string' || typeof doc._id !== 'string') return;
   if (Object.prototype.toString.call(doc.payload_schema) !== '[object Array]') return;
   if (doc.doc_type === 'resource_data') {
@@ -15,12 +22,13 @@ function (doc) {
   } else {
     return;
   }
-  for (i = 0; i < doc.payload_schema.length; i++) {
-    schema = doc.payload_schema[i];
+  for (s = 0; s < doc.payload_schema.length; s++) {
+    schema = doc.payload_schema[s];
     if (typeof schema !== 'string' || schema === '') continue;
     schema = schema.toLowerCase();
-    if (seen[schema]) continue;
-    seen[schema] = true;
-    emit([schema, doc.node_timestamp, doc._id], deleted);
+    // The "$" prefix keeps a schema such as "__proto__" from touching the object's prototype.
+    if (seen['$' + schema]) continue;
+    seen['$' + schema] = true;
+    emit([key(schema), doc.node_timestamp, key(doc._id)], deleted);
   }
 }

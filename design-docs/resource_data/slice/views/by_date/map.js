@@ -5,12 +5,17 @@ function (doc) {
   // document (payload_placement "none"), with a node_timestamp.
   // node_timestamp is fixed width, so string order is time order, and a "YYYY-MM-DD" key sorts
   // before every timestamp of that day: from/until are plain range bounds.
-  // id_key is the doc_ID as 4 hex digits per UTF-16 unit: it collates the same under CouchDB's
+  // id_key is key(doc_ID), 4 hex digits per UTF-16 unit: it collates the same under CouchDB's
   // ICU collation and under JavaScript string order, so the service can merge rows of several
   // ranges by (node_timestamp, doc_ID) and page by keyset without ever disagreeing with the view.
+  // codeUnitKey (src/storage/view-keys.ts): text as 4 hex digits per UTF-16 unit, so a key
+  // matches exactly and orders the same under CouchDB's ICU collation and the embedded store's.
+  function key(text) {
+    var out = '';
+    for (var i = 0; i < text.length; i++) out += ('000' + text.charCodeAt(i).toString(16)).slice(-4);
+    return out;
+  }
   if (doc.doc_type !== 'resource_data' || doc.node_deleted) return;
   if (doc.payload_placement === 'none' || typeof doc.node_timestamp !== 'string') return;
-  var idKey = '';
-  for (var i = 0; i < doc._id.length; i++) idKey += ('000' + doc._id.charCodeAt(i).toString(16)).slice(-4);
-  emit([doc.node_timestamp, idKey], null);
+  emit([doc.node_timestamp, key(doc._id)], null);
 }

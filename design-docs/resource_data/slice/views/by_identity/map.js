@@ -1,15 +1,20 @@
 function (doc) {
   // Slice by identity (spec "Slice (optional)": matches submitter, curator, owner or signer),
-  // keyed [identity lower-cased and trimmed, node_timestamp, id_key], so identity + from/until is
+  // keyed [key(identity lower-cased and trimmed), node_timestamp, key(doc_ID)], so identity + from/until is
   // one range query. Each distinct identity value is emitted once per document, so a document
   // whose submitter is also its owner is not returned twice. Live documents only, as in by_date;
-  // id_key is explained there (4 hex digits per UTF-16 unit of the doc_ID).
+  // key() is explained there.
+  // codeUnitKey (src/storage/view-keys.ts): text as 4 hex digits per UTF-16 unit, so a key
+  // matches exactly and orders the same under CouchDB's ICU collation and the embedded store's.
+  function key(text) {
+    var out = '';
+    for (var i = 0; i < text.length; i++) out += ('000' + text.charCodeAt(i).toString(16)).slice(-4);
+    return out;
+  }
   if (doc.doc_type !== 'resource_data' || doc.node_deleted) return;
   if (doc.payload_placement === 'none' || typeof doc.node_timestamp !== 'string') return;
   var identity = doc.identity;
   if (!identity || typeof identity !== 'object') return;
-  var idKey = '';
-  for (var i = 0; i < doc._id.length; i++) idKey += ('000' + doc._id.charCodeAt(i).toString(16)).slice(-4);
   var fields = ['submitter', 'curator', 'owner', 'signer'];
   var seen = {};
   for (var f = 0; f < fields.length; f++) {
@@ -19,6 +24,6 @@ function (doc) {
     // The "$" prefix keeps names such as "__proto__" from touching the object's prototype.
     if (name.length === 0 || seen['$' + name]) continue;
     seen['$' + name] = true;
-    emit([name, doc.node_timestamp, idKey], null);
+    emit([key(name), doc.node_timestamp, key(doc._id)], null);
   }
 }
