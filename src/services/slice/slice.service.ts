@@ -5,7 +5,8 @@
  *
  * Every criterion is a range read of a view keyed [criterion, node_timestamp, doc_ID], the text
  * as code units (storage/view-keys.ts); several tags are a union of ranges merged in that order;
- * identity AND tags reads the more selective index and filters by the other. Nothing scans the whole store unless no criterion is given.
+ * identity AND tags reads the more selective index and filters by the other. Nothing scans the
+ * whole store unless no criterion is given.
  */
 import type { TokenCodec } from '../../domain/resumption-token.js';
 import { requestFingerprint } from '../../domain/resumption-token.js';
