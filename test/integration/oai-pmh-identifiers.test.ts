@@ -50,11 +50,16 @@ describe('OAI-PMH identifiers', function () {
     // OAI-PMH 2.0 §2.4 asks for the URI syntax itself, which xs:anyURI does not (it takes `a b`).
     expect(encoded.filter((identifier) => !isUriReference(identifier))).to.deep.equal([]);
     expect(values.filter((value, i) => decodeURIComponent(encoded[i] as string) !== value && encoded[i] !== value)).to.deep.equal([]);
+    // One identifier, one doc_ID (§2.4): shown as it is only without `%`, and decoding an identifier with `%` gives its doc_ID.
+    const distinct = [...new Set([...values, 'doc pct', 'doc%20pct', 'a b', 'a%20b', '%', '%25'])];
+    const identifiers = distinct.map(oaiIdentifierOf);
+    expect(new Set(identifiers).size).to.equal(distinct.length);
+    expect(distinct.filter((value, i) => ((identifiers[i] as string).includes('%') ? decodeURIComponent(identifiers[i] as string) : identifiers[i]) !== value)).to.deep.equal([]);
   });
 
   describe('through the node', () => {
     let node: TestNode;
-    const ids = ['[x', 'urn:x:G]]>&<"\'', '1a:b', 'a b', 'http://x/a[1]', 'a%5Bx', 'urn:x:\u00e9 2%'];
+    const ids = ['[x', 'urn:x:G]]>&<"\'', '1a:b', 'a b', 'http://x/a[1]', 'a%5Bx', 'urn:x:\u00e9 2%', 'doc pct', 'doc%20pct'];
     before(async () => {
       node = await startTestNode();
       await addAccount(node, 'alice', 'alice-password-1');
@@ -70,17 +75,18 @@ describe('OAI-PMH identifiers', function () {
       const shown = [...xml.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => (m[1] as string).replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"'));
       expect(shown.sort()).to.deep.equal(ids.map(oaiIdentifierOf).sort());
       // Only what makes no URI is escaped where that is enough (a space, non-ASCII, and then `%`).
-    expect(shown).to.include.members(['%5Bx', 'urn%3Ax%3AG%5D%5D%3E%26%3C%22\'', '1a%3Ab', 'a%20b', 'a%5Bx', 'urn:x:%C3%A9%202%25']);
+    expect(shown).to.include.members(['%5Bx', 'urn%3Ax%3AG%5D%5D%3E%26%3C%22\'', '1a%3Ab', 'a%20b', 'a%255Bx', 'urn:x:%C3%A9%202%25', 'doc%20pct', 'doc%2520pct']);
     });
 
-    it('GetRecord finds a doc_ID by its encoded identifier; a doc_ID that is itself that text wins', async () => {
-      for (const id of ['[x', '1a:b', 'http://x/a[1]', 'a b', 'urn:x:\u00e9 2%']) {
+    it('GetRecord finds a doc_ID by its identifier, each record by its own; a doc_ID an earlier version showed as it is, by that text too', async () => {
+      for (const id of ['[x', '1a:b', 'http://x/a[1]', 'a b', 'urn:x:\u00e9 2%', 'doc pct', 'doc%20pct', 'a%5Bx']) {
         const { xml } = await oai(node, `verb=GetRecord&metadataPrefix=oai_dc&by_doc_ID=T&identifier=${encodeURIComponent(oaiIdentifierOf(id))}`);
         assertValidOai(xml, 'extension');
         expect(xml, id).to.include(`<identifier>${escapeXml(oaiIdentifierOf(id))}</identifier>`);
       }
+      // Earlier versions showed the doc_ID a%5Bx as it is; no record has that identifier now (a[x would), so it finds a%5Bx.
       const literal = await oai(node, `verb=GetRecord&metadataPrefix=oai_dc&by_doc_ID=T&identifier=${encodeURIComponent('a%5Bx')}`);
-      expect([...literal.xml.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => m[1])).to.deep.equal(['a%5Bx']);
+      expect([...literal.xml.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => m[1])).to.deep.equal(['a%255Bx']);
     });
 
     it('an identifier or set of the wrong syntax is badArgument, with nothing echoed', async () => {

@@ -1,10 +1,13 @@
 /**
  * OAI-PMH identifiers are URIs (OAI-PMH 2.0 §2.4; OAI-PMH.xsd types `identifier` as xs:anyURI),
  * while a doc_ID is any string (spec "Resource data description document"). A doc_ID that is a
- * URI reference is the record's identifier as it is (spec: identifier = doc_ID); any other is
- * percent-encoded (oaiIdentifierOf), which always makes one, so every page stays valid against
- * the schema. A harvester sends that form back, and GetRecord finds the doc_ID by decoding it
- * (`docIdCandidates`).
+ * URI reference without `%` is the record's identifier as it is (spec: identifier = doc_ID); any
+ * other is percent-encoded (oaiIdentifierOf), which always makes one, so every page stays valid
+ * against the schema. So an identifier holding `%` is always an encoded doc_ID, and decoding it
+ * gives that doc_ID: two records never share an identifier (OAI-PMH 2.0 §2.4: an identifier
+ * "unambiguously identifies an item"). Shown as it was, the doc_ID `doc%20pct` and the doc_ID
+ * `doc pct`, encoded, were both `doc%20pct` (a differential audit, session 25). A harvester sends
+ * that form back, and GetRecord finds the doc_ID by decoding it (`docIdCandidates`).
  */
 import formats from 'ajv-formats/dist/formats.js';
 
@@ -38,28 +41,29 @@ export function isAnyUri(text: string): boolean {
 }
 
 /**
- * The record identifier of a doc_ID: the doc_ID itself when it is a URI reference; else, when
- * escaping its space, non-ASCII and other XLink characters (and `%`, so that decoding gives the
- * doc_ID back) makes one, that (`has space` → `has%20space`, `urn:x:é` → `urn:x:%C3%A9`); else the
- * doc_ID percent-encoded whole (`[x` → `%5Bx`, `1a:b` → `1a%3Ab`). xs:anyURI alone would take
+ * The record identifier of a doc_ID: the doc_ID itself when it is a URI reference without `%`;
+ * else, when escaping its space, non-ASCII and other XLink characters, and `%`, makes one, that
+ * (`has space` → `has%20space`, `urn:x:é` → `urn:x:%C3%A9`, `a%20b` → `a%2520b`); else the doc_ID
+ * percent-encoded whole (`[x` → `%5Bx`, `1a:b` → `1a%3Ab`). xs:anyURI alone would take
  * `has space` as it is, but OAI-PMH 2.0 §2.4 asks for the URI syntax, and harvesters parse
  * identifiers as URIs (an audit's finding).
  */
 export function oaiIdentifierOf(docId: string): string {
-  if (isUriReference(docId)) return docId;
+  if (isUriReference(docId) && !docId.includes('%')) return docId;
   const uri = escaped(docId, true);
   return uri !== undefined && isUriReference(uri) ? uri : encodeURIComponent(docId);
 }
 
 /**
- * The doc_IDs an identifier may stand for: itself, then the doc_ID it encodes, when the node
- * would show that doc_ID as this identifier (oaiIdentifierOf). Identifiers shown before, a doc_ID
- * with a space as it is, still find it as the first candidate.
+ * The doc_IDs an identifier may stand for, in order: the doc_ID the node shows as this identifier
+ * (oaiIdentifierOf), then the identifier itself, as earlier versions showed a doc_ID with a space,
+ * or a URI reference with `%`, as it was: their harvesters still find it.
  */
 export function docIdCandidates(identifier: string): string[] {
+  if (!identifier.includes('%')) return [identifier];
   try {
     const decoded = decodeURIComponent(identifier);
-    return decoded !== identifier && oaiIdentifierOf(decoded) === identifier ? [identifier, decoded] : [identifier];
+    return oaiIdentifierOf(decoded) === identifier ? [decoded, identifier] : [identifier];
   } catch {
     return [identifier];
   }
