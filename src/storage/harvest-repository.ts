@@ -32,8 +32,6 @@ export function schemaRange(schema: string, from: string | undefined, until: str
   return { ddoc: 'oai-pmh', view: 'by_schema', start: from ? [key, from] : [key], end: [key, until, {}] };
 }
 
-type Db = Database;
-
 /**
  * The value of every row of the harvest and oai-pmh views (design-docs/resource_data/harvest):
  * 1 for a deleted state (marked by Basic Delete, a deletion document, a tombstone), 0 for a live
@@ -65,7 +63,7 @@ function pageParams(range: ViewRange, after: ViewKey | undefined, limit: number,
 }
 
 export class HarvestRepository {
-  private readonly db: Db;
+  private readonly db: Database;
 
   constructor(couch: Couch, names: DatabaseNames, private readonly views: ViewReader) {
     this.db = database(couch, names.resourceData);
