@@ -7,13 +7,12 @@ import type { Couch } from './couch.js';
 import { isNotFound, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { type StoredDoc, database, type Database } from './documents.js';
-import type { ViewParams, ViewReader } from './view-reader.js';
+import type { ViewParams, ViewReader, ViewRow } from './view-reader.js';
 import { getMany } from './resource-writes.js';
-import { codeUnitKey, textOfKey } from './view-keys.js';
+import { codeUnitKey, textOfKey, type TimeKey } from './view-keys.js';
 
+export type { TimeKey };
 export type ViewKey = unknown[];
-/** The key of `harvest/by_node_timestamp`: [node_timestamp, codeUnitKey(doc_ID)] (design-docs/resource_data/harvest; view-keys.ts). */
-export type TimeKey = [string, string];
 /** The value of every row of the harvest and oai-pmh views: see isLiveRow. */
 export type HarvestValue = 0 | 1;
 export interface HarvestRow { key: ViewKey; id: string; deleted: boolean; doc?: StoredDoc }
@@ -41,17 +40,19 @@ export function schemaRange(schema: string, from: string | undefined, until: str
 const isDeletedRow = (row: { value: unknown }): boolean => row.value === 1;
 export const isLiveRow = (row: { value: unknown }): boolean => row.value === 0;
 
-/** The rows of one resource locator in `harvest/by_resource_locator`, keyed [locator, node_timestamp, codeUnitKey(doc_ID)]. */
-export function locatorRange(locator: string): { startkey: ViewKey; endkey: ViewKey; include_docs: true } {
-  return { startkey: [locator], endkey: [locator, {}], include_docs: true };
-}
-
 /**
- * The view keys the locator as text, and CouchDB's collation takes some other strings for equal
- * (view-keys.ts): the range read of a locator may hold rows of an equivalent one, which are not
- * its documents (spec "Basic Harvest (JSON)", getrecord: an exact string match).
+ * The rows of `harvest/by_resource_locator` (keyed [locator, node_timestamp, codeUnitKey(doc_ID)])
+ * whose locator is exactly `locator`, with their documents, oldest first. The view keys the
+ * locator as text, and CouchDB's collation takes some other strings for equal (view-keys.ts): the
+ * range read may hold rows of an equivalent locator, which are not its documents (spec "Basic
+ * Harvest (JSON)", getrecord: an exact string match).
  */
-export const isOfLocator = (row: { key: ViewKey }, locator: string): boolean => row.key[0] === locator;
+export async function locatorRows(views: ViewReader, db: Database, locator: string): Promise<ViewRow<ViewKey, HarvestValue>[]> {
+  const result = await views.readCurrent<ViewKey, HarvestValue>(db, 'read the harvest view', 'harvest', 'by_resource_locator', {
+    startkey: [locator], endkey: [locator, {}], include_docs: true,
+  });
+  return result.rows.filter((row) => row.key[0] === locator);
+}
 
 function sameKey(a: ViewKey, b: ViewKey): boolean {
   return a.length === b.length && a.every((part, index) => part === b[index]);
@@ -92,8 +93,7 @@ export class HarvestRepository {
 
   /** Every document (any state) whose resource locator is exactly `locator`, oldest first. */
   async byResourceLocator(locator: string): Promise<StoredDoc[]> {
-    const result = await this.views.readCurrent<ViewKey, HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', locatorRange(locator));
-    return result.rows.flatMap((row) => (row.doc && isOfLocator(row, locator) ? [row.doc] : []));
+    return (await locatorRows(this.views, this.db, locator)).flatMap((row) => (row.doc ? [row.doc] : []));
   }
 
   async byDocId(id: string): Promise<StoredDoc | undefined> {

@@ -14,7 +14,7 @@ import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { type StoredDoc, database, type Database } from './documents.js';
 import type { ViewParams, ViewReader } from './view-reader.js';
-import { isLiveRow, isOfLocator, locatorRange, type HarvestValue, type TimeKey, type ViewKey } from './harvest-repository.js';
+import { isLiveRow, locatorRows, type HarvestValue, type TimeKey } from './harvest-repository.js';
 
 export type { TimeKey };
 export interface Row { key: TimeKey; id: string; doc?: StoredDoc }
@@ -72,8 +72,7 @@ export class ObtainRepository {
   async byResourceLocators(locators: string[]): Promise<Map<string, StoredDoc[]>> {
     const found = new Map<string, StoredDoc[]>();
     await Promise.all([...new Set(locators)].map(async (locator) => {
-      const result = await this.views.readCurrent<ViewKey, HarvestValue>(this.db, 'read the harvest view', 'harvest', 'by_resource_locator', locatorRange(locator));
-      const docs = result.rows.flatMap((row) => (row.doc && isLiveRow(row) && isOfLocator(row, locator) ? [row.doc] : []));
+      const docs = (await locatorRows(this.views, this.db, locator)).flatMap((row) => (row.doc && isLiveRow(row) ? [row.doc] : []));
       if (docs.length > 0) found.set(locator, docs);
     }));
     return found;

@@ -6,9 +6,7 @@ import { getMany } from './resource-writes.js';
 import { bulkWrite, type WriteResult } from './settled-writes.js';
 import { designDocIndex, seqNumber } from './index-state.js';
 import type { ViewParams, ViewReader, ViewResult } from './view-reader.js';
-
-/** The key of `slice/by_date`: [node_timestamp, id key] (design-docs/resource_data/slice). */
-type SliceDateKey = [string, string];
+import type { TimeKey } from './view-keys.js';
 
 /** Every view of the resource database: on PouchDB each view has its own index, so each is asked. */
 const INDEXED_VIEWS: readonly [string, string][] = [
@@ -62,13 +60,13 @@ export class ResourceRepository {
    * and the store is asked to catch up behind the answer. undefined: the index is being built.
    */
   async liveSummary(budget: { staleMs: number; catchUpMs: number; smallLag: number }): Promise<LiveSummary | undefined> {
-    const read = (params: ViewParams, waitMs: number): Promise<ViewResult<SliceDateKey, null> | undefined> =>
-      this.views.read<SliceDateKey, null>(this.db, 'read live documents', 'slice', 'by_date', { limit: 1, ...params }, waitMs)
+    const read = (params: ViewParams, waitMs: number): Promise<ViewResult<TimeKey, null> | undefined> =>
+      this.views.read<TimeKey, null>(this.db, 'read live documents', 'slice', 'by_date', { limit: 1, ...params }, waitMs)
         .catch((error: unknown) => { if ((error as { status?: number }).status === 503) return undefined; throw error; });
     const [info, stale] = await Promise.all([this.info(), read({ stale: 'ok', update_seq: true }, budget.staleMs)]);
     if (!stale) return undefined;
     const checkedSeq = seqNumber(info.update_seq);
-    const asLive = (result: ViewResult<SliceDateKey, null>, current: boolean): LiveSummary => {
+    const asLive = (result: ViewResult<TimeKey, null>, current: boolean): LiveSummary => {
       const firstKey = result.rows[0]?.key;
       return { count: result.total_rows, earliest: firstKey ? String(firstKey[0]) : undefined, current, checkedSeq };
     };

@@ -14,6 +14,9 @@
  * stores: hex digits collate in code-unit order under ICU as well.
  */
 
+/** The key of the views by time, harvest/by_node_timestamp and slice/by_date: [node_timestamp, codeUnitKey(doc_ID)]. */
+export type TimeKey = [string, string];
+
 export function codeUnitKey(text: string): string {
   let key = '';
   for (let i = 0; i < text.length; i += 1) key += text.charCodeAt(i).toString(16).padStart(4, '0');
