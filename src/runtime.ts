@@ -149,8 +149,14 @@ async function openStore(settings: StartConfig['settings'], logger: Logger): Pro
   await refuseDataDirInUse(dataDir, credentials);
   const embedded = new EmbeddedCouch({ dataDir, ...credentials, logger, port: settings.embeddedPort });
   const target = { url: await embedded.start(), ...credentials };
-  // Tools (npm run account) find the running store here; LevelDB allows one process only.
-  fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
+  try {
+    // Tools (npm run account) find the running store here; LevelDB allows one process only.
+    fs.writeFileSync(path.join(dataDir, 'embedded-store.json'), JSON.stringify({ url: embedded.url }), { mode: 0o600 });
+  } catch (error) {
+    // A start that fails here leaves no store child behind to hold the LevelDB lock.
+    await embedded.stop();
+    throw error;
+  }
   return { target, embedded };
 }
 

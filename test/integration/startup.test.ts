@@ -1,10 +1,17 @@
 /** Start-up on the suite's store: databases, design docs, seeding, restart with the same DATA_DIR (and so the same DB_PREFIX on CouchDB). */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { startTestNode, getJson, currentStatus, tempDir, type TestNode } from '../support/node.js';
 import { retireDesignDocs } from '../../src/storage/bootstrap.js';
 import { AccountRepository } from '../../src/storage/account-repository.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/http/logger.js';
+import { startNode } from '../../src/runtime.js';
+import { TEST_COUCHDB_URL } from '../support/store.js';
 
 describe('start-up', () => {
   const dataDir = tempDir();
@@ -313,6 +320,25 @@ describe('start-up', () => {
     } finally {
       await node.stop();
     }
+  });
+
+  it('a start that cannot record where its embedded store listens stops that store (it held DATA_DIR\'s LevelDB lock)', async function () {
+    if (TEST_COUCHDB_URL) this.skip();
+    const dataDir = tempDir();
+    // embedded-store.json cannot be written where a directory of that name stands.
+    fs.mkdirSync(path.join(dataDir, 'embedded-store.json'));
+    const logs: string[] = [];
+    const sink = new Writable({ write(chunk: Buffer, _encoding, done) { logs.push(chunk.toString('utf8')); done(); } });
+    let failure: unknown;
+    await startNode(loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }), createLogger('info', sink)).then((node) => node.close(), (error: unknown) => { failure = error; });
+    expect(String(failure)).to.contain('EISDIR');
+    const listening = logs.join('').split('\n').find((line) => line.includes('embedded store listening'));
+    const storePid = (JSON.parse(listening ?? '{}') as { storePid?: number }).storePid;
+    expect(storePid).to.be.a('number');
+    expect(() => process.kill(storePid as number, 0)).to.throw().with.property('code', 'ESRCH');
+    fs.rmdirSync(path.join(dataDir, 'embedded-store.json'));
+    const node = await startTestNode({ dataDir });
+    await node.stop();
   });
 
   it('two nodes run side by side with their own PORT and DATA_DIR', async () => {
