@@ -33,6 +33,13 @@ export interface TokenPayload {
  */
 export const KEY_LAYOUT = 2;
 
+/**
+ * Services whose cursor holds no view key: slice's is a node_timestamp and a doc_ID as they are
+ * (its repository builds the view key), so a slice token issued before a layout change still
+ * resumes where it stopped.
+ */
+const LAYOUT_FREE_SERVICES: ReadonlySet<string> = new Set(['slice']);
+
 export type TokenCheck = { ok: true; payload: TokenPayload } | { ok: false; reason: string };
 
 export const TOKEN_LIFETIME_MS = 48 * 60 * 60 * 1000;
@@ -95,7 +102,7 @@ export class TokenCodec {
     if (service !== undefined && payload.s !== service) return { ok: false, reason: 'the resumption token belongs to another request' };
     if (fingerprint !== undefined && payload.q !== fingerprint) return { ok: false, reason: 'the resumption token was issued for other request arguments' };
     if (typeof payload.t !== 'number' || this.now() - payload.t > TOKEN_LIFETIME_MS) return { ok: false, reason: 'the resumption token has expired' };
-    if (payload.v !== KEY_LAYOUT) return { ok: false, reason: 'the resumption token was issued before this node was upgraded (its indexes changed): start the list again' };
+    if (payload.v !== KEY_LAYOUT && !LAYOUT_FREE_SERVICES.has(payload.s)) return { ok: false, reason: 'the resumption token was issued before this node was upgraded (its indexes changed): start the list again' };
     return { ok: true, payload };
   }
 }
