@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { getJson } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
+import { ORIGINAL_DESTINATION } from '../../src/services/distribute/destination-info.js';
 import { startTestNetwork, publish, distribute, connectNodes, type TestNetwork, type NetworkNode } from '../support/network.js';
 
 /** What the peer answers at each path: status, content type, body, other headers. */
@@ -21,12 +22,14 @@ describe('a destination that answers as no Learning Registry node does', functio
   let peer: http.Server;
   let peerUrl = '';
   const answers = new Map<string, Answer>();
+  const requested: string[] = [];
 
   before(async () => {
     net = await startTestNetwork({ nodes: 1, topology: 'none' });
     a = net.nodes[0] as NetworkNode;
     await publish(a, nsdlDocs(1));
     peer = http.createServer((req, res) => {
+      requested.push(req.url ?? '');
       const [status, type, body, headers] = answers.get(req.url ?? '') ?? [404, 'text/html', '<html><body>Not Found</body></html>'];
       res.writeHead(status, { 'content-type': type, ...headers });
       res.end(body);
@@ -48,7 +51,11 @@ describe('a destination that answers as no Learning Registry node does', functio
     answers.set('/probe500/incoming', [500, 'application/json', '{"error":"internal_server_error","reason":"no incoming database"}']);
     answers.set('/probe200/destination', nodeAnswer('/probe200'));
     answers.set('/probe200/incoming', [200, 'text/html', '<html>it works</html>']);
-    for (const base of ['', '/html200', '/proxy502', '/json200', '/redirect', '/huge', '/lrerror', '/probe404', '/probe500', '/probe200']) {
+    // The original implementation's answer: lowercase ok and its misspelt key only (distribute.py).
+    const original = { ...(own.target_node_info as Record<string, unknown>), node_id: 'peer/original', incoming_url: `${peerUrl}/original/incoming` };
+    answers.set('/original/destination', [200, 'application/json', JSON.stringify({ ok: true, taget_node_info: original })]);
+    answers.set('/original/incoming', [200, 'application/json', '{"db_name":"incoming","update_seq":"0"}']);
+    for (const base of ['', '/html200', '/proxy502', '/json200', '/redirect', '/huge', '/lrerror', '/probe404', '/probe500', '/probe200', '/original']) {
       await connectNodes(a, { node: { publicUrl: `${peerUrl}${base}` } } as NetworkNode, { credentials: false });
     }
   });
@@ -75,10 +82,13 @@ describe('a destination that answers as no Learning Registry node does', functio
       [`${peerUrl}/probe404`]: { outcome: 'failed', reason: `GET ${peerUrl}/probe404/incoming answered HTTP 404 (text/html): ${notAnEndpoint}` },
       [`${peerUrl}/probe500`]: { outcome: 'failed', reason: `GET ${peerUrl}/probe500/incoming answered HTTP 500 (application/json): the destination reports an error: internal_server_error: no incoming database` },
       [`${peerUrl}/probe200`]: { outcome: 'failed', reason: `GET ${peerUrl}/probe200/incoming answered HTTP 200 (text/html): ${notAnEndpoint}` },
+      [`${peerUrl}/original`]: { outcome: 'failed', reason: ORIGINAL_DESTINATION },
     };
     for (const entries of [body.outbound, st.outbound] as Record<string, Record<string, unknown>>[]) {
       const got = Object.fromEntries(Object.entries(entries).map(([url, entry]) => [url, { outcome: entry.outcome, reason: entry.reason }]));
       expect(got).to.deep.equal(expected);
     }
+    // Not even probed: an original destination is known from its /destination answer.
+    expect(requested.filter((url) => url.startsWith('/original/'))).to.deep.equal(['/original/destination']);
   });
 });

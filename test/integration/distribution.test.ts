@@ -34,6 +34,8 @@ describe('distribution between two nodes', function () {
     expect(body).to.include({ OK: true });
     expect(body.target_node_info).to.include({ active: true, gateway_node: false, social_community: true, incoming_url: `${b.node.publicUrl}/incoming` });
     expect(body.target_node_info).to.have.keys('active', 'node_id', 'network_id', 'community_id', 'gateway_node', 'social_community', 'incoming_url', 'filter_description');
+    // The original implementation's source reads only its misspelt key (distribute.py), so both are there.
+    expect(body.taget_node_info).to.deep.equal(body.target_node_info);
   });
 
   it('POST /distribute needs a network_admin account (401 without credentials, 403 for an account without the role)', async () => {

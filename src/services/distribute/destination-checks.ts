@@ -7,7 +7,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { scrubCredentials } from '../../net/url-credentials.js';
 import { AppError } from '../../errors/app-error.js';
 import { filterDescriptionProblem } from '../../domain/filters.js';
-import { activeFilter, parseDestinationAnswer, skipReason, type LocalNodeInfo } from './destination-info.js';
+import { ORIGINAL_DESTINATION, activeFilter, fromOriginalImplementation, parseDestinationAnswer, skipReason, type LocalNodeInfo } from './destination-info.js';
 import { answeredWith, fetchPeerJson } from './peer-fetch.js';
 import { describe, unanswered, type OutboundEntry } from './outbound-entry.js';
 import { replicateTo, type DestinationAccess } from './replication-step.js';
@@ -23,6 +23,8 @@ export async function toDestination(access: DestinationAccess, local: LocalNodeI
   if (!info.active) return { ...base, outcome: 'skipped', reason: 'the destination node is not active' };
   const skip = skipReason(local, info, connection.gateway_connection === true);
   if (skip) return { ...base, outcome: 'skipped', reason: skip };
+  // Replicating there would lose every document without a word: say so instead.
+  if (fromOriginalImplementation(answer.body)) return { ...base, outcome: 'failed', reason: ORIGINAL_DESTINATION };
   // The filter function would pass nothing with a pattern it cannot compile: a run that
   // silently sends nothing looks like one with nothing to send. The destination's operator fixes it.
   const broken = filterDescriptionProblem(activeFilter(info.filter_description));

@@ -93,6 +93,20 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/**
+ * An answer only the original implementation gives: its misspelt key alone (this node sends both,
+ * destination.service.ts). Such a destination runs every arriving document through schemas with
+ * `additionalProperties: false` and deletes the ones that fail, unlogged to the source
+ * (LearningRegistry LR/lr/model/resource_data_monitor/incoming_copy_handler.py): every document
+ * this node holds carries `publish_node`, which spec "Publish" step 6 has it set, and node-private
+ * fields, so none would be kept there.
+ */
+export function fromOriginalImplementation(body: unknown): boolean {
+  return isRecord(body) && body.target_node_info === undefined && isRecord(body.taget_node_info);
+}
+
+export const ORIGINAL_DESTINATION = 'the destination runs the original Learning Registry implementation (it answers taget_node_info only), whose schema check deletes every arriving document with a field its schemas do not list, such as the spec\'s publish_node: nothing is replicated to it';
+
 /** Source step 4: the reason a connection is skipped (silently), or undefined to distribute. */
 export function skipReason(source: LocalNodeInfo, destination: TargetNodeInfo, gatewayConnection: boolean): string | undefined {
   if (source.community_id !== destination.community_id && (!source.social_community || !destination.social_community)) {
