@@ -58,6 +58,22 @@ describe('Basic Obtain with flow control', () => {
     expect(body.resumption_token).to.be.a('string');
   });
 
+  it('an ids_only list continues with the token alone, as clients of the original node do (it required the token alone)', async () => {
+    const first = (await all('?ids_only=T')).body;
+    const seen = first.documents.map((d) => d.doc_ID);
+    let body = first;
+    while (body.resumption_token) {
+      body = (await all(`?resumption_token=${encodeURIComponent(body.resumption_token)}`)).body;
+      expect(body.documents.every((d) => d.document === undefined)).to.equal(true);
+      seen.push(...body.documents.map((d) => d.doc_ID));
+    }
+    expect(body).to.have.property('resumption_token', null);
+    expect(new Set(seen).size).to.equal(1050);
+    // ids_only=F stated with that token is still another request.
+    const { status } = await getJson(`${node.url}/obtain?ids_only=F&resumption_token=${encodeURIComponent(first.resumption_token as string)}`);
+    expect(status).to.equal(500);
+  });
+
   it('the same token may be repeated (error recovery) and gives the same page', async () => {
     const first = (await all('')).body;
     const token = encodeURIComponent(first.resumption_token as string);

@@ -12,7 +12,8 @@ export interface ObtainRequest {
   ids: string[];
   byDocId: boolean;
   byResourceId: boolean;
-  idsOnly: boolean;
+  /** Absent when the request does not say: false, or with a token alone, what the token continues. */
+  idsOnly: boolean | undefined;
   token: string | undefined;
 }
 
@@ -70,7 +71,7 @@ function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest 
     ids,
     byDocId: byDocIds,
     byResourceId: !byDocIds,
-    idsOnly: flag(args.ids_only, 'ids_only') === true,
+    idsOnly: flag(args.ids_only, 'ids_only'),
     token,
   };
 }

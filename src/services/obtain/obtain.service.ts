@@ -45,6 +45,12 @@ export type ObtainResponse =
 
 interface Prefetched { cursor: TimeKey; size: number; newest: Promise<TimeKey | undefined>; rows: ReturnType<ObtainRepository['newestFirst']> }
 
+/** A request whose ids_only is known (ObtainService.resolved). */
+type ResolvedRequest = ObtainRequest & { idsOnly: boolean };
+
+const IDS_SERVICE = 'obtain:ids';
+const ALL_SERVICE = 'obtain:all';
+
 const sameKey = (a: TimeKey, b: TimeKey): boolean => a[0] === b[0] && a[1] === b[1];
 
 export class ObtainService {
@@ -55,7 +61,8 @@ export class ObtainService {
     private readonly tokens: TokenCodec,
   ) {}
 
-  async obtain(request: ObtainRequest): Promise<ObtainResponse> {
+  async obtain(asked: ObtainRequest): Promise<ObtainResponse> {
+    const request = this.resolved(asked);
     // A continuation page needs the settings, the newest key and the page rows: the last two only
     // depend on the token, so all three are read at once (the token is verified before use).
     const prefetched = request.token !== undefined && (request.ids.length === 0 || request.idsOnly) ? this.prefetch(request) : undefined;
@@ -83,6 +90,18 @@ export class ObtainService {
     return { kind: 'stream', chunks: this.stream(first, limit ?? Number.POSITIVE_INFINITY, request.idsOnly, specOnly) };
   }
 
+  /**
+   * A token sent alone continues what it was issued for, ids_only included: the original node
+   * required the token alone (LearningRegistry obtain.py: "resumption_token must be the only
+   * parameter"), so its clients continue an ids_only list that way (a reference audit, session 26).
+   * Only a token this node issued says so; any other is refused later as before.
+   */
+  private resolved(request: ObtainRequest): ResolvedRequest {
+    if (request.idsOnly !== undefined) return { ...request, idsOnly: request.idsOnly };
+    const continues = request.token !== undefined && request.ids.length === 0 ? this.tokens.authentic(request.token)?.s : undefined;
+    return { ...request, idsOnly: continues === IDS_SERVICE };
+  }
+
   /** One entry for each of the distinct `ids` (aligned-answers.ts puts them in the request's order). */
   private async lookup(ids: string[], byDocId: boolean, specOnly: boolean): Promise<Map<string, ObtainEntry>> {
     const entries = new Map<string, ObtainEntry>();
@@ -99,7 +118,7 @@ export class ObtainService {
     return entries;
   }
 
-  private prefetch(request: ObtainRequest): Prefetched | undefined {
+  private prefetch(request: ResolvedRequest): Prefetched | undefined {
     // Only a token this node issued starts a read (a forged one could ask for any cursor and size).
     const payload = this.tokens.authentic(request.token);
     const state = payload?.x as { top?: TimeKey; size?: number } | undefined;
@@ -116,8 +135,8 @@ export class ObtainService {
     return prefetched;
   }
 
-  private async page(request: ObtainRequest, pageSize: number, specOnly: boolean, prefetched: Prefetched | undefined): Promise<Record<string, unknown>> {
-    const service = request.idsOnly ? 'obtain:ids' : 'obtain:all';
+  private async page(request: ResolvedRequest, pageSize: number, specOnly: boolean, prefetched: Prefetched | undefined): Promise<Record<string, unknown>> {
+    const service = request.idsOnly ? IDS_SERVICE : ALL_SERVICE;
     const fingerprint = requestFingerprint({ idsOnly: request.idsOnly, pageSize });
     let cursor: TimeKey | undefined;
     let snapshot: TimeKey | undefined;
