@@ -121,6 +121,11 @@ describe('Basic Harvest (JSON)', () => {
       expect((await getJson(`${node.url}/harvest/getrecord?request_ID=doc-00001&by_doc_ID=T&by_resource_ID=T`)).body).to.include({ OK: false, error: 'badArgument' });
       expect((await getJson(`${node.url}/harvest/getrecord?request_ID=doc-00001&by_doc_ID=maybe`)).body).to.include({ OK: false, error: 'badArgument' });
       expect((await getJson(`${node.url}/harvest/getrecord?request_ID=nothing-here&by_doc_ID=T`)).body).to.include({ OK: false, error: 'idDoesNotExist' });
+      // request_id as obtain's GET and the original node's getrecord take it; not both spellings at once.
+      const lower = (await getJson(`${node.url}/harvest/getrecord?request_id=doc-00001&by_doc_ID=T`)).body;
+      expect(lower.request).to.deep.include({ identifier: 'doc-00001' });
+      expect(((lower.getrecord as Json).record as Json[])[0]?.header).to.deep.include({ identifier: 'doc-00001' });
+      expect((await getJson(`${node.url}/harvest/getrecord?request_id=doc-00001&request_ID=doc-00002&by_doc_ID=T`)).body).to.include({ OK: false, error: 'badArgument' });
       const byLocator = await getJson(`${node.url}/harvest/getrecord?request_ID=${encodeURIComponent('http://example.org/r/3')}&by_resource_ID=T`);
       expect(byLocator.body.request).to.deep.include({ verb: 'getrecord', identifier: 'http://example.org/r/3', by_resource_ID: 'T' });
       const records = (byLocator.body.getrecord as Json).record as Json[];

@@ -45,7 +45,7 @@ function echoFlags(args: HarvestArgs): { by_doc_ID: string; by_resource_ID: stri
 /** The arguments each verb echoes in `request` (spec path table: "request adds ..."). */
 function echo(verb: HarvestVerb, args: HarvestArgs): Record<string, unknown> {
   if (verb === 'getrecord') {
-    return { identifier: args.request_ID ?? null, ...echoFlags(args) };
+    return { identifier: args.request_ID ?? args.request_id ?? null, ...echoFlags(args) };
   }
   if (isListVerb(verb)) {
     return { from: args.from ?? null, until: args.until ?? null, ...(args.resumption_token !== undefined ? { resumption_token: args.resumption_token } : {}) };

@@ -25,7 +25,8 @@ export class HarvestError extends Error {
 
 const LIST_ARGS = ['from', 'until', 'resumption_token'];
 const ALLOWED: Record<HarvestVerb, string[]> = {
-  getrecord: ['request_ID', 'by_doc_ID', 'by_resource_ID'],
+  // request_id too, as obtain's GET takes it and the original node's getrecord did (harvest.py).
+  getrecord: ['request_ID', 'request_id', 'by_doc_ID', 'by_resource_ID'],
   listrecords: LIST_ARGS,
   listidentifiers: LIST_ARGS,
   identify: [],

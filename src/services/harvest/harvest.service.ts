@@ -59,7 +59,8 @@ export class HarvestService {
 
   /** Getrecord rules 1-4. */
   async getRecord(args: HarvestArgs): Promise<Body> {
-    const identifier = stringArg(args, 'request_ID');
+    if (args.request_ID !== undefined && args.request_id !== undefined) throw new HarvestError('badArgument', 'give request_ID or request_id, not both');
+    const identifier = stringArg(args, 'request_ID') ?? stringArg(args, 'request_id');
     const byDocId = flagArg(args, 'by_doc_ID');
     const byResourceId = flagArg(args, 'by_resource_ID');
     if (identifier === undefined) throw new HarvestError('badArgument', 'request_ID is required');
