@@ -6,6 +6,7 @@ import { requestContext } from './http/request-context.js';
 import { untrustedForwardedFor } from './http/forwarded-for.js';
 import { jsonErrorExit } from './http/error-exit.js';
 import { responseCompression } from './http/compression.js';
+import { crossOriginReads } from './http/cross-origin.js';
 import { serialiseJsonOnce } from './http/json-once.js';
 import { nodeInfoRoutes } from './services/node-info/node-info.routes.js';
 import { publishRoutes } from './services/publish/publish.routes.js';
@@ -33,6 +34,9 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.use(requestContext(deps.logger));
   if (deps.trustProxy === 0) app.use(untrustedForwardedFor(deps.logger));
   app.use(requestMetrics(deps.monitoring.metrics));
+  // Outside the error exit, so an error answer to an allowed origin is readable by its page too.
+  const crossOrigin = crossOriginReads(deps.corsOrigins);
+  if (crossOrigin) app.use(crossOrigin);
   app.use(responseCompression(INBOUND_PATH, deps.compressionLevel));
   app.use(serialiseJsonOnce()); // inside compression: it and koa read the text, not the object
   app.use(jsonErrorExit());

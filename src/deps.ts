@@ -47,6 +47,7 @@ import { OwnerPseudonyms } from './domain/ownership.js';
 import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
 import { createPeerFetcher } from './services/distribute/peer-fetch.js';
 import type { AppConfig } from './config/index.js';
+import type { CorsOrigins } from './config/settings.js';
 import { buildMonitoring, type Monitoring } from './services/monitoring/wiring.js';
 
 export interface Deps {
@@ -56,6 +57,8 @@ export interface Deps {
   compressionLevel: number;
   /** Reverse proxies whose X-Forwarded-For the node believes (TRUST_PROXY; app.ts). */
   trustProxy: number;
+  /** CORS_ORIGINS: which web pages of other origins may read the public read services (http/cross-origin.ts). */
+  corsOrigins: CorsOrigins;
   /** Where the XML schemas served at /schemas/ are (the OAI-PMH extension schema: oaiSchemaDir). */
   schemaDir: string;
   settings: ServiceSettings;
@@ -189,6 +192,7 @@ export function buildDeps(input: DepsInput): Deps {
     publicUrl: input.publicUrl,
     compressionLevel: input.config.settings.compressionLevel,
     trustProxy: input.config.settings.trustProxy,
+    corsOrigins: input.config.settings.corsOrigins,
     schemaDir: oaiSchemaDir(input.projectRoot),
     settings,
     gate,

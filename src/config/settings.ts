@@ -40,6 +40,8 @@ export interface Settings {
   publishMaxIndexLag: number | undefined;
   /** zlib level (1-9) of gzip and deflate answers (src/http/compression.ts). */
   compressionLevel: number;
+  /** Origins whose web pages may read the public read services (src/http/cross-origin.ts): none, any ('*'), or these. */
+  corsOrigins: CorsOrigins;
   /** Whether the next page of a list a harvester follows is read while this one is sent (src/storage/read-ahead.ts). */
   readAhead: boolean;
   /** Whether start-up deletes the design docs earlier versions pushed and this one retired (off during a rolling upgrade). */
@@ -55,6 +57,9 @@ export interface Settings {
   oidcClientId: string | undefined;
   oidcClientSecret: string | undefined;
 }
+
+/** CORS_ORIGINS: 'off' (no cross-origin reads), 'any' (`*`), or a list of origins. */
+export type CorsOrigins = { kind: 'off' } | { kind: 'any' } | { kind: 'listed'; origins: ReadonlySet<string> };
 
 interface SettingSpec<K extends keyof Settings> {
   key: K;
@@ -190,6 +195,7 @@ export const SETTINGS = [
   { key: 'compressionLevel', env: 'COMPRESSION_LEVEL', description: 'zlib level of gzip and deflate answers, 1 (fastest, the default) to 9 (smallest): each level above 1 costs node CPU on every compressed page for a few per cent fewer bytes', default: () => 1, parse: (raw, env) => {
     return wholeNumber(raw, env, { min: 1, max: 9 }, 'from 1 to 9');
   } },
+  { key: 'corsOrigins', env: 'CORS_ORIGINS', description: 'web pages of these origins may read the public read services (obtain, harvest, OAI-PMH, slice and the node endpoints) from a browser: off (the default, as CouchDB\'s enable_cors), * for any origin, or a comma-separated list such as https://app.example.org. Never with credentials: publishing, deleting and distributing stay same-origin', default: () => ({ kind: 'off' }), parse: parseCorsOrigins },
   { key: 'readAhead', env: 'READ_AHEAD', description: 'read the next page of a harvest, OAI-PMH or obtain list a client follows while the node sends this one: on, or off when several node processes serve one CouchDB behind a balancer that sends a harvester\'s requests to any of them (the page read ahead by one process is then mostly asked of another)', default: () => true, parse: onOrOff },
   { key: 'retireDesignDocs', env: 'RETIRE_DESIGN_DOCS', description: 'delete at start-up the design docs an earlier version pushed and this one no longer has: on, or off while processes of the earlier version still serve the same CouchDB (a rolling upgrade), which still read them', default: () => true, parse: onOrOff },
   { key: 'incomingRetryMs', env: 'INCOMING_RETRY_MS', description: 'when a document arriving by distribution is refused for a cause that may pass (a signer\'s key location did not answer), it is kept and tried again after this many milliseconds, each later try waiting twice as long, up to an hour', default: () => 60000, parse: (raw, env) => {
@@ -205,6 +211,28 @@ export const SETTINGS = [
   { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },
   { key: 'oidcClientSecret', env: 'OIDC_CLIENT_SECRET', description: 'client secret of this node at the OpenID Connect provider', default: () => undefined, parse: text },
 ] as const satisfies readonly SettingSpec<keyof Settings>[];
+
+/** An origin is scheme://host[:port], nothing more (RFC 6454 §6.1, as a browser sends it in Origin). */
+function parseCorsOrigins(raw: string, env: string): CorsOrigins {
+  const value = raw.trim();
+  if (value === 'off') return { kind: 'off' };
+  if (value === '*') return { kind: 'any' };
+  const origins = new Set<string>();
+  for (const entry of value.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new ConfigError(env, `${entry} is not an origin (scheme://host[:port]); give off, *, or a comma-separated list of origins`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(env, `${entry} is not an origin: give only http(s)://host[:port], without a path, query or credentials`);
+    }
+    origins.add(url.origin);
+  }
+  if (origins.size === 0) throw new ConfigError(env, 'give off, *, or a comma-separated list of origins');
+  return { kind: 'listed', origins };
+}
 
 /** Held publishing waits for passes of the index warmer: without it nothing would bring the embedded store's indexes up. */
 function checkPacingHasWarming(settings: Settings): void {

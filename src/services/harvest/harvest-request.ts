@@ -5,6 +5,7 @@
  * Booleans are `T`/`F` (spec "Endpoints"); `true`/`false` and JSON booleans are accepted too.
  */
 import { specBooleanArgument } from '../../domain/spec-boolean.js';
+import { jsonpNote } from '../jsonp.js';
 
 export const HARVEST_VERBS = ['getrecord', 'listrecords', 'listidentifiers', 'identify', 'listmetadataformats', 'listsets'] as const;
 export type HarvestVerb = typeof HARVEST_VERBS[number];
@@ -42,7 +43,7 @@ export function readArgs(verb: HarvestVerb, raw: unknown): HarvestArgs {
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new HarvestError('badArgument', 'the request body must be a JSON object of arguments');
   const args: HarvestArgs = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!ALLOWED[verb].includes(name)) throw new HarvestError('badArgument', `illegal argument ${name.slice(0, 40)} for ${verb}`);
+    if (!ALLOWED[verb].includes(name)) throw new HarvestError('badArgument', `illegal argument ${name.slice(0, 40)} for ${verb}${jsonpNote([name])}`);
     if (Array.isArray(value)) throw new HarvestError('badArgument', `${name} is given more than once`);
     if (typeof value === 'boolean' && name.startsWith('by_')) args[name] = value;
     else if (typeof value === 'string') args[name] = value;

@@ -7,6 +7,7 @@ import { AppError, specRefusal } from '../../errors/app-error.js';
 import { specBooleanArgument } from '../../domain/spec-boolean.js';
 import { idLookupOf } from '../../domain/id-lookup.js';
 import { numberSetting } from '../service-settings.js';
+import { jsonpNote } from '../jsonp.js';
 
 export interface ObtainRequest {
   ids: string[];
@@ -78,7 +79,7 @@ function normalise(ids: string[], args: Record<string, unknown>): ObtainRequest 
 
 function rejectUnknown(args: Record<string, unknown>, allowed: string[]): void {
   const unknown = Object.keys(args).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) throw obtainError(`unknown argument ${unknown.join(', ')}; obtain takes ${allowed.join(', ')}`);
+  if (unknown.length > 0) throw obtainError(`unknown argument ${unknown.join(', ')}; obtain takes ${allowed.join(', ')}${jsonpNote(unknown)}`);
 }
 
 export function fromQuery(query: Record<string, string | string[] | undefined>, limits: ObtainRequestLimits = DEFAULT_REQUEST_LIMITS): ObtainRequest {

@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../../errors/app-error.js';
 import { specBooleanArgument } from '../../domain/spec-boolean.js';
+import { jsonpNote } from '../jsonp.js';
 
 export interface SliceArgs {
   /** Lower-cased and trimmed, as the by_identity view keys it. */
@@ -93,7 +94,7 @@ export function splitTags(value: string): string[] {
 
 export function parseSliceArgs(query: Query): SliceArgs {
   const unknown = Object.keys(query).filter((name) => !KNOWN.has(name));
-  if (unknown.length > 0) throw badRequest(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).map((name) => name.slice(0, 40)).join(', ')}`);
+  if (unknown.length > 0) throw badRequest(`unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).map((name) => name.slice(0, 40)).join(', ')}${jsonpNote(unknown)}`);
   const rawIdentity = single(query, 'identity');
   const identity = rawIdentity?.trim().toLowerCase();
   if (identity !== undefined && identity.length === 0) throw badRequest('identity is empty');

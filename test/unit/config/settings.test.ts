@@ -29,6 +29,9 @@ describe('settings from the environment', () => {
     expect(loadSettings({ INCOMING_RETRY_MS: '200', INCOMING_RETRY_LIFETIME_MS: '8000' })).to.include({ incomingRetryMs: 200, incomingRetryLifetimeMs: 8000 });
     expect(loadSettings({}).compressionLevel).to.equal(1);
     expect(loadSettings({ COMPRESSION_LEVEL: '9' }).compressionLevel).to.equal(9);
+    expect(loadSettings({}).corsOrigins).to.deep.equal({ kind: 'off' });
+    expect(loadSettings({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal({ kind: 'any' });
+    expect(loadSettings({ CORS_ORIGINS: 'https://app.example.org, http://127.0.0.1:3000/' }).corsOrigins).to.deep.equal({ kind: 'listed', origins: new Set(['https://app.example.org', 'http://127.0.0.1:3000']) });
     expect(loadSettings({}).trustProxy).to.equal(0);
     expect(loadSettings({ TRUST_PROXY: '2', VIEW_WAIT_MS: '2147483647' })).to.include({ trustProxy: 2, viewWaitMs: 2147483647 });
   });
@@ -54,6 +57,11 @@ describe('settings from the environment', () => {
     [{ INCOMING_RETRY_LIFETIME_MS: '5d' }, 'INCOMING_RETRY_LIFETIME_MS', /whole number of milliseconds/],
     [{ COMPRESSION_LEVEL: '0' }, 'COMPRESSION_LEVEL', /must be a whole number from 1 to 9, got "0"/],
     [{ COMPRESSION_LEVEL: 'best' }, 'COMPRESSION_LEVEL', /from 1 to 9/],
+    [{ CORS_ORIGINS: 'https://app.example.org/page' }, 'CORS_ORIGINS', /not an origin: give only http\(s\):\/\/host\[:port\]/],
+    [{ CORS_ORIGINS: 'app.example.org' }, 'CORS_ORIGINS', /app.example.org is not an origin/],
+    [{ CORS_ORIGINS: 'ftp://files.example.org' }, 'CORS_ORIGINS', /not an origin/],
+    [{ CORS_ORIGINS: 'https://user:pw@app.example.org' }, 'CORS_ORIGINS', /without a path, query or credentials/],
+    [{ CORS_ORIGINS: ' , ' }, 'CORS_ORIGINS', /give off, \*, or a comma-separated list of origins/],
     [{ OIDC_ISSUER: 'http://id.example.org', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /must use https/],
     [{ OIDC_ISSUER: 'https://id.example.org/?q=1', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' }, 'OIDC_ISSUER', /query or fragment/],
     [{ OIDC_ISSUER: 'https://id.example.org' }, 'OIDC_CLIENT_ID', /must be set with OIDC_ISSUER/],
