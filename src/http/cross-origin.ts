@@ -14,7 +14,7 @@ import type { Middleware } from 'koa';
 import type { CorsOrigins } from '../config/settings.js';
 
 /** The public read services and node endpoints (spec "Endpoints": Access, Slice, node-level). */
-const PUBLIC_READS = /^\/(?:obtain|slice|OAI-PMH|status|description|services|pubkey|harvest\/[a-z]+|schemas\/[^/]+)\/?$/;
+const PUBLIC_READS = /^\/(?:obtain|slice|OAI-PMH|status|description|services|policy|pubkey|harvest\/[a-z]+|schemas\/[^/]+)\/?$/;
 
 /** The middleware, or none when CORS_ORIGINS is off. */
 export function crossOriginReads(allowed: CorsOrigins): Middleware | undefined {

@@ -30,7 +30,7 @@ describe('cross-origin reads (CORS_ORIGINS)', function () {
   after(async () => { await Promise.all([listed, any, off].map((node) => node?.stop())); });
 
   it('a listed origin reads obtain, harvest, OAI-PMH, slice and the node endpoints; its own origin is named, never credentials', async () => {
-    for (const path of ['/obtain', '/harvest/identify', '/OAI-PMH?verb=Identify', '/slice?any_tags=x', '/status', '/description', '/services', '/pubkey']) {
+    for (const path of ['/obtain', '/harvest/identify', '/OAI-PMH?verb=Identify', '/slice?any_tags=x', '/status', '/description', '/services', '/policy', '/pubkey']) {
       const { status, headers } = await ask(`${listed.url}${path}`, { headers: { origin: APP } });
       expect(status, path).to.equal(200);
       expect(headers.get('access-control-allow-origin'), path).to.equal(APP);

@@ -17,7 +17,7 @@ describe('node-level endpoints', () => {
       expect(status).to.equal(200);
       expect(headers.get('content-type')).to.match(/application\/json; charset=utf-8/);
       expect(body).to.include({ OK: true, node_id: node.bootstrap.nodeId, node_name: 'Test node' });
-      expect(body.node_endpoints).to.deep.equal(Object.fromEntries(['description', 'services', 'status', 'pubkey', 'destination', 'auth'].map((name) => [name, `${node.publicUrl}/${name}`])));
+      expect(body.node_endpoints).to.deep.equal(Object.fromEntries(['description', 'services', 'status', 'policy', 'pubkey', 'destination', 'auth'].map((name) => [name, `${node.publicUrl}/${name}`])));
       const services = (await getJson(`${node.url}/services`)).body.services as { service_name: string; service_endpoint: string; active: boolean }[];
       expect(body.service_endpoints).to.deep.equal(Object.fromEntries(services.filter((s) => s.active).map((s) => [s.service_name, s.service_endpoint])));
       expect(body.service_endpoints).to.include({ 'Basic Publish': `${node.publicUrl}/publish`, 'OAI-PMH Harvest': `${node.publicUrl}/OAI-PMH` });
@@ -56,6 +56,9 @@ describe('node-level endpoints', () => {
     it('returns one service description per spec service, in the spec\'s common shape', async () => {
       const { status, body } = await getJson(`${node.url}/services`);
       expect(status).to.equal(200);
+      // The original node's fields beside the list (its services.py).
+      expect(body).to.include({ OK: true, node_id: node.bootstrap.nodeId, node_name: 'Test node', active: true });
+      expect(Date.now() - Date.parse(String(body.timestamp))).to.be.within(0, 60000);
       const services = body.services as Record<string, unknown>[];
       expect(services.map((s) => s.service_name).sort()).to.deep.equal(SERVICE_CATALOGUE.map((s) => s.service_name).sort());
       const expectedVersions: Record<string, string> = { 'Basic Obtain': '0.21.0', 'Basic Publish': '0.23.0', 'SWORD APP Publish V1.3': '0.10.0', 'Basic Delete': '0.10.0', 'Resource Data Distribution': '0.23.0' };
@@ -95,6 +98,21 @@ describe('node-level endpoints', () => {
       expect(body.network_name).to.be.a('string');
       expect((body.node_policy as Record<string, unknown>).deleted_data_policy).to.be.oneOf(['no', 'persistent', 'transient']);
       expect(body.network_policy).to.include({ doc_type: 'policy_description' });
+      expect(body.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    });
+  });
+
+  describe('GET /policy', () => {
+    it('gives the network policy with the node\'s and the network\'s names, as the original node did', async () => {
+      const [{ status, body }, description] = await Promise.all([getJson(`${node.url}/policy`), getJson(`${node.url}/description`)]);
+      expect(status).to.equal(200);
+      expect(body).to.include({ OK: true, node_id: node.bootstrap.nodeId, node_name: 'Test node', network_name: description.body.network_name });
+      const policy = description.body.network_policy as Record<string, unknown>;
+      for (const [key, value] of Object.entries(policy)) {
+        if (['doc_type', 'doc_version', 'doc_scope', 'active'].includes(key)) expect(body, key).to.not.have.property(key);
+        else expect(body[key], key).to.deep.equal(value);
+      }
+      expect(body).to.not.have.any.keys('_id', '_rev');
     });
   });
 

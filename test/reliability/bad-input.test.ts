@@ -154,7 +154,7 @@ describe('reliability: generated bad input on every endpoint', function () {
   it('POST /delete', () => run('POST /delete', body(['request_IDs', 'doc_ID']), (b) => post('/delete', b, { authorization: AUTH }), expectJsonForm));
   it('POST /swordpub', () => run('POST /swordpub', fc.oneof(documents(base).map((b) => ({ b, type: 'application/json' })), fc.tuple(body(['doc_type']), fc.constantFrom('text/plain', 'application/zip', 'application/json; charset=latin1')).map(([b, type]) => ({ b, type }))),
     ({ b, type }) => send(`${node.url}/swordpub`, { method: 'POST', headers: { authorization: AUTH, 'content-type': type, 'x-no-op': 'true' }, body: typeof b === 'string' ? b : new Uint8Array(b) }), expectSwordForm));
-  it('node endpoints and unknown paths', () => run('node endpoints', fc.tuple(fc.constantFrom('/status', '/services', '/description', '/pubkey', '/nothing', '/incoming', '/destination', '/distribute'), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), query(['x'])),
+  it('node endpoints and unknown paths', () => run('node endpoints', fc.tuple(fc.constantFrom('/status', '/services', '/description', '/policy', '/pubkey', '/nothing', '/incoming', '/destination', '/distribute'), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), query(['x'])),
     ([path, method, q]) => send(`${node.url}${path}?${q}`, { method, ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }) }),
     (answer, what) => { if (!what.includes('/pubkey') || answer.status !== 200) expectJsonForm(answer, what); }));
 

@@ -22,6 +22,9 @@ export function nodeInfoRoutes(service: NodeInfoService): Router<NodeState> {
   router.get('/description', async (ctx) => {
     ctx.body = await service.description();
   });
+  router.get('/policy', async (ctx) => {
+    ctx.body = await service.policy();
+  });
   router.get('/pubkey', async (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = await service.publicKey();

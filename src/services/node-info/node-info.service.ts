@@ -51,7 +51,7 @@ const COUNTERS_MAX_AGE_MS = 10_000;
 const NODE_DOCS_PATIENCE_MS = 500;
 
 /** The node-level endpoints the root links to (spec "Node-level endpoints", and /description). */
-const NODE_ENDPOINTS = ['description', 'services', 'status', 'pubkey', 'destination', 'auth'] as const;
+const NODE_ENDPOINTS = ['description', 'services', 'status', 'policy', 'pubkey', 'destination', 'auth'] as const;
 
 /** `GET /`: which node this is, and where its endpoints are (absolute URLs, from PUBLIC_URL). */
 export interface NodeHome {
@@ -185,9 +185,27 @@ export class NodeInfoService {
     };
   }
 
-  async services(): Promise<{ OK: true; node_id: unknown; services: Record<string, unknown>[] }> {
+  /** With the original node's `timestamp`, `active` and `node_name` beside the list (its services.py). */
+  async services(): Promise<{ OK: true; node_id: unknown; node_name: unknown; active: boolean; timestamp: string; services: Record<string, unknown>[] }> {
     const [node, services] = await Promise.all([this.requiredNodeDescription(), this.nodes.serviceDescriptions()]);
-    return { OK: true, node_id: node.node_id, services: services.map((doc) => publicFields(doc)) };
+    return { OK: true, node_id: node.node_id, node_name: node.node_name, active: node.active !== false, timestamp: new Date().toISOString(), services: services.map((doc) => publicFields(doc)) };
+  }
+
+  /**
+   * `GET /policy`, which the original node served (not in the spec's list): the network policy
+   * with the node's and the network's names, as its node_config.py built it.
+   */
+  async policy(): Promise<Record<string, unknown>> {
+    const [node, network, policy] = await Promise.all([this.requiredNodeDescription(), this.nodes.networkDescription(), this.nodes.networkPolicy()]);
+    return {
+      OK: true,
+      timestamp: new Date().toISOString(),
+      node_id: node.node_id,
+      node_name: node.node_name,
+      ...(network?.network_name === undefined ? {} : { network_name: network.network_name }),
+      ...(network?.network_description === undefined ? {} : { network_description: network.network_description }),
+      ...publicFields(policy, INTERNAL_FIELDS),
+    };
   }
 
   async home(): Promise<NodeHome> {
@@ -208,6 +226,7 @@ export class NodeInfoService {
     ]);
     return {
       OK: true,
+      timestamp: new Date().toISOString(),
       ...publicFields(node),
       ...publicFields(community, INTERNAL_FIELDS),
       ...publicFields(network, [...INTERNAL_FIELDS, 'community_id']),
