@@ -9,6 +9,7 @@
 #   script (bsdutils), openssl     the terminal test's pseudo-terminal; a self-signed certificate
 #   gpg                            GnuPG, an independent OpenPGP verifier of the node's signatures
 #   prlimit (util-linux)           a node started under a small open-files limit
+#   oauthlib (python3-oauthlib)    an independent OAuth 1.0 client (RFC 5849), run by /usr/bin/python3
 # test/support/programs.ts lists the same programs: a test that needs a missing one fails, never skips.
 # Without root (or password-less sudo) it names what is missing and stops, so the tests that need
 # those programs never run half-equipped.
@@ -23,6 +24,7 @@ command -v script >/dev/null 2>&1 || need+=(bsdutils)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v gpg >/dev/null 2>&1 || need+=(gpg)
 command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
+/usr/bin/python3 -c 'import oauthlib' >/dev/null 2>&1 || need+=(python3-oauthlib)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

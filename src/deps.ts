@@ -25,6 +25,8 @@ import { ViewMaps } from './storage/view-maps.js';
 import { DEFAULT_WARMER_OPTIONS, IndexWarmer, warmTargets } from './storage/index-warmer.js';
 import { IndexPacer, StoreIndexLag } from './storage/index-pacer.js';
 import type { DesignDocFile } from './storage/design-docs.js';
+import { OAuth1Verifier } from './services/auth/oauth1.js';
+import { OAuthNonces } from './storage/oauth-nonces.js';
 import { ServiceSettings } from './services/service-settings.js';
 import { HarvestService } from './services/harvest/harvest.service.js';
 import { DEFAULT_READ_AHEAD, ReadAhead } from './storage/read-ahead.js';
@@ -179,8 +181,8 @@ export function buildDeps(input: DepsInput): Deps {
   const tokens = new TokenCodec(input.tokenSecret);
   // Keyed by the same secret (HKDF, another label): every node process records the same owners.
   const owners = new OwnerPseudonyms(input.tokenSecret);
-  const auth = new Authenticator(accounts);
-  const gate = new Gate((header, client) => auth.identify(header, client));
+  const auth = new Authenticator(accounts, undefined, new OAuth1Verifier(accounts, new OAuthNonces(input.couch, input.names)));
+  const gate = new Gate((header, client, request) => auth.identify(header, client, request), input.publicUrl);
   const monitoring = buildMonitoring({ couch: input.couch, names: input.names, views, nodes, resources, clock, projectRoot: input.projectRoot, nodeName: input.config.node.node.node_name, store: input.store });
   const publish = new PublishService({ nodes, store: resources, checks, publicUrl: input.publicUrl, clock, logger: input.logger.child({ component: 'publish' }), owners }, monitoring.metrics, signatures, pacing);
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);

@@ -127,6 +127,11 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .action(run('account', (name: string) => account('enable', name, {})));
   accountCommand('remove', 'delete the account: its password, tokens and /auth sessions are refused from now on; the documents it published stay').argument('<name>')
     .action(run('account', (name: string) => account('remove', name, {})));
+  accountCommand('oauth', 'issue OAuth 1.0 credentials (consumer key and secret, token and secret: shown once) for publishing as the account, as the original node\'s publishers sign requests')
+    .argument('<name>').option('--label <text>', 'what the credentials are for', 'command line').option('--json', 'as JSON')
+    .action(run('account', (name: string, options: { label: string; json?: boolean }) => account('oauth', name, { label: options.label, json: options.json === true })));
+  accountCommand('oauth-revoke', 'refuse the OAuth 1.0 credentials of this token from now on').argument('<name>').argument('<token>')
+    .action(run('account', (name: string, token: string) => account('oauth-revoke', name, { token })));
 
   const destinations = program.command('destination').description('credentials this node presents to a destination when it distributes (run where the node\'s DATA_DIR or COUCHDB_URL is)');
   destinations.command('set').description('set the destination\'s network_admin account; the password is asked twice without echo, or read from standard input')

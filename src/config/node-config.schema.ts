@@ -166,10 +166,10 @@ export const nodeConfigSchema = {
       type: 'object', additionalProperties: false, default: {},
       properties: {
         // A limit of 0 would be advertised and not applied (publish and delete read 0 as "none").
-        publish: service(['basicauth'], { doc_limit: count(1000, 1), msg_size_limit: count(10485760, 1) }),
+        publish: service(['basicauth', 'oauth'], { doc_limit: count(1000, 1), msg_size_limit: count(10485760, 1) }),
         // Spec "Service_data by service": SWORD publish's `version` is the literal 1.3.
-        sword: service(['basicauth'], { version: { const: '1.3', default: '1.3' }, collection_policy: { type: 'string' } }),
-        delete: service(['basicauth'], { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'], default: 'mark' }, doc_limit: count(100, 1), msg_size_limit: count(1048576, 1) }),
+        sword: service(['basicauth', 'oauth'], { version: { const: '1.3', default: '1.3' }, collection_policy: { type: 'string' } }),
+        delete: service(['basicauth', 'oauth'], { delete_action: { enum: ['ignore', 'mark', 'delete', 'purge'], default: 'mark' }, doc_limit: count(100, 1), msg_size_limit: count(1048576, 1) }),
         distribute: service(['basicauth'], {}, 'the spec gives Distribution no service_data'),
         // 0 is the spec's "ALL is invalid"; null states no limit (NULL_STATES_NONE).
         // The request's own limits too (services/obtain/obtain-request.ts): the spec's "MUST state any size limits".

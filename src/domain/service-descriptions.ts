@@ -76,3 +76,6 @@ export function buildServiceDescription(entry: ServiceCatalogueEntry, config: No
   }
   return doc;
 }
+
+/** Which credentials a service takes (its service_authz): Basic and bearer tokens, OAuth 1.0 signatures. */
+export interface CredentialSchemes { basic: boolean; oauth: boolean }

@@ -5,6 +5,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { NodeContext } from './context.js';
 import { AppError } from '../errors/app-error.js';
+import { checkSignedBody } from './signed-body.js';
 
 /**
  * A body is read as JSON only when it says it is JSON (RFC 8259 §11: application/json, any
@@ -26,6 +27,7 @@ export async function readJsonBody(ctx: NodeContext, limitBytes: number | undefi
   requireJsonType(ctx);
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes && limitBytes > 0 ? limitBytes : '100mb', jsonStrict: true, detectJSON: () => true });
   await parse(ctx as never, async () => undefined);
+  checkSignedBody(ctx, Buffer.from((ctx.request as unknown as { rawBody?: string }).rawBody ?? '', 'utf8'));
   return (ctx.request as unknown as { body?: unknown }).body;
 }
 

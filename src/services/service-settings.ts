@@ -6,6 +6,7 @@ import { SERVICE_CATALOGUE, serviceDocId, type ServiceDescription } from '../dom
 import type { ServiceKey } from '../config/index.js';
 import type { NodeRepository } from '../storage/node-repository.js';
 import { AppError, notBootstrapped } from '../errors/app-error.js';
+import type { CredentialSchemes } from '../domain/service-descriptions.js';
 
 export class ServiceSettings {
   constructor(private readonly nodes: NodeRepository) {}
@@ -26,11 +27,18 @@ export function numberSetting(data: Record<string, unknown> | undefined, name: s
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function requiresBasicAuth(description: ServiceDescription): boolean {
-  return description.service_auth.service_authz.includes('basicauth');
+/**
+ * The credentials a description's service_auth.service_authz asks for: `basicauth` (HTTP Basic,
+ * and the bearer tokens of /auth), `oauth` (OAuth 1.0 signatures), both, or none (`none`, or an
+ * empty list: anyone), as the original node read them (its bauth.py and oauth.py).
+ */
+export function credentialSchemes(description: ServiceDescription): CredentialSchemes | false {
+  const authz = description.service_auth.service_authz;
+  const schemes = { basic: authz.includes('basicauth'), oauth: authz.includes('oauth') };
+  return schemes.basic || schemes.oauth ? schemes : false;
 }
 
-/** For the gate's `when`: a request to this service needs credentials when its description says basicauth (read at each request). */
-export function credentialsRequired(settings: ServiceSettings, key: ServiceKey): () => Promise<boolean> {
-  return async () => requiresBasicAuth(await settings.of(key));
+/** For the gate's `when`: the credentials a request to this service needs, read from its description at each request; false: none. */
+export function credentialsRequired(settings: ServiceSettings, key: ServiceKey): () => Promise<CredentialSchemes | false> {
+  return async () => credentialSchemes(await settings.of(key));
 }

@@ -13,6 +13,13 @@ export type AccountRole = 'publisher' | 'network_admin';
 /** An OAuth bearer token for publishing (RFC 6750): only a SHA-256 of the token is kept. */
 export interface BearerTokenRecord { id: string; hash: string; label: string; created: string }
 
+/**
+ * OAuth 1.0 credentials (RFC 5849; src/services/auth/oauth1.ts): the consumer key is the account
+ * name, the token names the credential. The secrets are HMAC keys, which a check needs as they
+ * are (§3.4.2), so they are kept, like the rest of this database, for the store's admin only.
+ */
+export interface OAuthCredentialRecord { token: string; token_secret: string; consumer_secret: string; label: string; created: string }
+
 /** How a web account (managed at /auth) proved its e-mail: the provider and its subject (OIDC Core 2). */
 export interface WebIdentity { issuer: string; subject: string; verified: string }
 
@@ -26,6 +33,7 @@ export interface Account {
   password?: PasswordHash;
   web?: WebIdentity;
   tokens?: BearerTokenRecord[];
+  oauth?: OAuthCredentialRecord[];
   created: string;
   updated: string;
   rev?: string;

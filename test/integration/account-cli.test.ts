@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT, startMain, exitOf, type NodeProcess } from '../support/process.js';
 import { tempDir, basicAuth, postJson, getJson, startTestNode } from '../support/node.js';
+import { oauthRequest } from '../support/oauth1-client.js';
 import { nsdlDocs } from '../support/documents.js';
 import { onCouchDB, prefixFor, storeEnv, storeEnvOf, testCouchAdmin, TEST_COUCHDB_URL } from '../support/store.js';
 import { ensureBuilt, lrNode } from '../support/cli.js';
@@ -50,6 +51,29 @@ describe('npm run account', () => {
       expect((await postJson(`${running.url}/publish`, docs, { authorization: basicAuth('carol', 'long-secret-phrase-9') })).status).to.equal(401);
       await account({ DATA_DIR: dataDir }, ['enable', 'carol']);
       expect((await postJson(`${running.url}/publish`, docs, { authorization: basicAuth('carol', 'long-secret-phrase-9') })).status).to.equal(200);
+    } finally {
+      running.child.kill('SIGTERM');
+      await exitOf(running.child);
+    }
+  });
+
+  it('issues OAuth 1.0 credentials (shown once) that an independent client publishes with, and revokes them', async () => {
+    const dataDir = tempDir();
+    const running = await startMain({ DATA_DIR: dataDir });
+    try {
+      await account({ DATA_DIR: dataDir }, ['add', 'olga', '--password-stdin'], 'long-secret-phrase-9\n');
+      const issued = await account({ DATA_DIR: dataDir }, ['oauth', 'olga', '--label', 'publisher tool', '--json']);
+      expect(issued.code, issued.stderr).to.equal(0);
+      const credentials = JSON.parse(issued.stdout) as Record<string, string>;
+      expect(credentials).to.have.all.keys('consumer_key', 'consumer_secret', 'token', 'token_secret');
+      expect(credentials.consumer_key).to.equal('olga');
+      const body = JSON.stringify({ documents: nsdlDocs(1) });
+      expect((await oauthRequest({ url: `${running.url}/publish`, body, ...credentials }))[0]?.status).to.equal(200);
+      expect((await account({ DATA_DIR: dataDir }, ['list'])).stdout).to.not.contain(credentials.token_secret);
+      const revoked = await account({ DATA_DIR: dataDir }, ['oauth-revoke', 'olga', credentials.token as string]);
+      expect(revoked.stdout).to.equal(`account olga: OAuth token ${credentials.token} revoked\n`);
+      expect((await oauthRequest({ url: `${running.url}/publish`, body, ...credentials }))[0]?.status).to.equal(401);
+      expect((await account({ DATA_DIR: dataDir }, ['oauth-revoke', 'olga', 'nope'])).stderr).to.contain('account olga has no OAuth token nope');
     } finally {
       running.child.kill('SIGTERM');
       await exitOf(running.child);
@@ -171,7 +195,7 @@ describe('lr-node account remove', function () {
       for (const node of processes) {
         for (const [who, authorization] of Object.entries(credentials)) {
           const { status, body, headers } = await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, { authorization });
-          expect({ status, body }, who).to.deep.equal({ status: 401, body: { OK: false, error: 'publish needs the credentials of an account of this node holding the role publisher (HTTP Basic, or a bearer token from /auth)' } });
+          expect({ status, body }, who).to.deep.equal({ status: 401, body: { OK: false, error: 'publish needs the credentials of an account of this node holding the role publisher (HTTP Basic, a bearer token from /auth, or an OAuth 1.0 signature)' } });
           expect(headers.get('www-authenticate'), who).to.match(/^Basic /);
         }
         jar.set('lr_auth', session);

@@ -24,6 +24,8 @@ export const PROGRAMS = {
   openssl: { probe: { command: 'openssl', args: ['version'] }, debian: 'openssl' },
   gpg: { probe: { command: 'gpg', args: ['--version'] }, debian: 'gpg' },
   prlimit: { probe: { command: 'prlimit', args: ['--version'] }, debian: 'util-linux' },
+  // Debian's own python3 (a pyenv or venv python3 earlier on PATH lacks Debian's modules).
+  oauthlib: { probe: { command: '/usr/bin/python3', args: ['-c', 'import oauthlib'] }, debian: 'python3-oauthlib' },
 } satisfies Record<string, Program>;
 
 export type ProgramName = keyof typeof PROGRAMS;

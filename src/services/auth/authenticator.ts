@@ -5,7 +5,8 @@
  * a disabled account invalidates it at once. Nothing here is needed by another node process.
  * A name without an account costs the same check (against a stand-in hash), so answer times do
  * not tell which accounts exist; checks are rationed and failures throttled (sign-in-guard.ts).
- * Bearer tokens issued at /auth ("switching to OAuth", RFC 6750) are accepted in the same place.
+ * Bearer tokens issued at /auth ("switching to OAuth", RFC 6750) and OAuth 1.0 signatures (the
+ * original node's OAuth, oauth1.ts) are accepted in the same place.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import basicAuth from 'basic-auth';
@@ -13,6 +14,9 @@ import type { Account, AccountRepository } from '../../storage/account-repositor
 import { hashPassword, verifyPassword, type PasswordHash } from '../../domain/password.js';
 import { SignInGuard } from './sign-in-guard.js';
 import { parseBearerToken, tokenMatches } from './bearer-token.js';
+import type { OAuth1Verifier } from './oauth1.js';
+import type { SignedRequest } from '../../domain/oauth1-signature.js';
+import { AppError } from '../../errors/app-error.js';
 
 export interface Credentials { user: string; password: string }
 
@@ -31,7 +35,7 @@ export class Authenticator {
   /** Checked instead when the name has no usable account, so that costs the same time (no account probing). */
   private standInHash: Promise<PasswordHash> | undefined;
 
-  constructor(private readonly accounts: AccountRepository, private readonly guard = new SignInGuard()) {}
+  constructor(private readonly accounts: AccountRepository, private readonly guard = new SignInGuard(), private readonly oauth?: OAuth1Verifier) {}
 
   /**
    * The account for these credentials, or undefined when they are wrong or the account is
@@ -72,11 +76,16 @@ export class Authenticator {
   }
 
   /**
-   * The account an `Authorization` header proves: Basic credentials (RFC 7617) or a bearer token
-   * issued at /auth (RFC 6750); undefined when it proves none. What that account may do is the
-   * gate's decision (src/http/gate.ts), per route.
+   * The account an `Authorization` header proves: Basic credentials (RFC 7617), a bearer token
+   * issued at /auth (RFC 6750), or an OAuth 1.0 signature of `request` (RFC 5849, oauth1.ts: a
+   * 401 saying what is wrong with it); undefined when it proves none. What that account may do is
+   * the gate's decision (src/http/gate.ts), per route.
    */
-  identify(header: string | undefined, client?: string): Promise<Account | undefined> {
+  async identify(header: string | undefined, client?: string, request?: SignedRequest): Promise<Account | undefined> {
+    if (/^OAuth\s/i.test(header ?? '')) {
+      if (!this.oauth || !request) throw new AppError(401, 'unauthorized', 'OAuth: not accepted here (publishing, deleting and SWORD deposits take it)');
+      return this.oauth.verify(header as string, request);
+    }
     return /^Bearer\s/i.test(header ?? '') ? this.authenticateBearer(header) : this.authenticate(parseBasicAuth(header), client);
   }
 }

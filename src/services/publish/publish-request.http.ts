@@ -7,7 +7,7 @@ import type { NodeContext } from '../../http/context.js';
 import type { Account } from '../../storage/account-repository.js';
 import type { ServiceDescription } from '../../domain/service-descriptions.js';
 import { readJsonBody, bodyRefusal, isUnsupportedType } from '../../http/json-body.js';
-import { specRefusal } from '../../errors/app-error.js';
+import { AppError, specRefusal } from '../../errors/app-error.js';
 import { numberSetting, type ServiceSettings } from '../service-settings.js';
 
 export interface PublishRequest { description: ServiceDescription; account: Account | undefined; body: unknown; docLimit: number | undefined }
@@ -21,7 +21,8 @@ export async function readPublishRequest(ctx: NodeContext, settings: ServiceSett
   try {
     body = await readJsonBody(ctx, limit);
   } catch (error) {
-    if (isUnsupportedType(error)) throw error;
+    // A 415, and a body its OAuth signature does not cover (401: http/signed-body.ts), are not the body's fault.
+    if (isUnsupportedType(error) || (error instanceof AppError && error.status === 401)) throw error;
     const refusal = bodyRefusal(error, limit, 'service_data.msg_size_limit');
     throw specRefusal(refusal.code, refusal.message);
   }

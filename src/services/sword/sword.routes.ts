@@ -15,6 +15,7 @@ import type { SwordService } from './sword.service.js';
 import type { Gate } from '../../http/gate.js';
 import { logAnswered } from '../../http/log-answered.js';
 import { methodNotAllowed } from '../../http/method-not-allowed.js';
+import { checkSignedBody } from '../../http/signed-body.js';
 
 const CHALLENGE = 'Basic realm="Learning Registry node", charset="UTF-8"';
 
@@ -51,8 +52,8 @@ export function sendSwordError(ctx: NodeContext, error: unknown, generator: Erro
 export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState> {
   // The gate inside the SWORD exit: a 401 is a sword:error TargetOwnerUnknown, not the JSON exit's answer.
   const principal = async (ctx: NodeContext) => {
-    await service.active();
-    ctx.state.principal = await gate.identified(ctx.get('authorization'), undefined, ctx.ip);
+    const schemes = await service.active();
+    ctx.state.principal = await gate.identified(ctx.get('authorization'), undefined, ctx.ip, gate.signedRequest(ctx), schemes);
     return ctx.state.principal;
   };
   const router = new Router<NodeState>();
@@ -69,6 +70,7 @@ export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState
     const depositor = await service.depositor(account, ctx.get('x-on-behalf-of'));
     const headers = parseDepositHeaders((name) => ctx.get(name));
     const body = await readDepositBody(ctx.req, await service.sizeLimit());
+    checkSignedBody(ctx, body);
     verifyChecksum(body, headers.md5);
     const outcome = await service.deposit(parseDocument(body), depositor, headers, body.length);
     // A real deposit created a resource (201 + Location, RFC 5023 section 9.2); a no-op did not.

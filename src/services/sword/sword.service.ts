@@ -14,13 +14,14 @@ import type { Account, AccountRepository } from '../../storage/account-repositor
 import type { NodeRepository } from '../../storage/node-repository.js';
 import { AppError, SpecRefusal, missingRole } from '../../errors/app-error.js';
 import type { PublishService } from '../publish/publish.service.js';
-import { numberSetting, type ServiceSettings } from '../service-settings.js';
+import { credentialSchemes, numberSetting, type ServiceSettings } from '../service-settings.js';
 import { SERVICE_CATALOGUE } from '../../domain/service-descriptions.js';
 import type { Clock } from '../../domain/timestamps.js';
 import type { ServiceDocumentData } from '../../protocol/sword/service-document.js';
 import type { ReceiptData } from '../../protocol/sword/deposit-receipt.js';
 import type { DepositHeaders } from './deposit-request.js';
 import { SwordError } from './sword-error.js';
+import type { CredentialSchemes } from '../../domain/service-descriptions.js';
 
 export interface Depositor {
   /** The authenticated account. */
@@ -55,9 +56,13 @@ export class SwordService {
     return swordGenerator(this.publicUrl);
   }
 
-  /** A 503 when the SWORD service is not active on this node (checked before credentials). */
-  async active(): Promise<void> {
-    await this.settings.of('sword');
+  /**
+   * A 503 when the SWORD service is not active on this node (checked before credentials); else the
+   * credentials its description lists (every SWORD request names a depositor, so some are always
+   * needed: a description listing none takes any).
+   */
+  async active(): Promise<CredentialSchemes> {
+    return credentialSchemes(await this.settings.of('sword')) || { basic: true, oauth: true };
   }
 
   /** The mediation rule of this file's header. */
