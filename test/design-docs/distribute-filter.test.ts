@@ -35,8 +35,39 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     expect(filter({ ...doc, identity: { submitter: 'Other' } }, { filter_description: bySubmitter })).to.equal(false);
   });
   it('an inactive or custom filter passes everything', () => {
-    expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, active: false }) })).to.equal(true);
-    expect(filter({ ...doc, keys: [] }, { filter_description: JSON.stringify({ ...example, custom_filter: true }) })).to.equal(true);
+    // A document the sample's rules do not pass (neither its keys nor `active` match), so only the flags can pass it.
+    const unmatched = { ...doc, keys: [], active: false };
+    expect(filter(unmatched, { filter_description: JSON.stringify(example) })).to.equal(false);
+    expect(filter(unmatched, { filter_description: JSON.stringify({ ...example, active: false }) })).to.equal(true);
+    expect(filter(unmatched, { filter_description: JSON.stringify({ ...example, custom_filter: true }) })).to.equal(true);
+  });
+  it('a document matching any one rule matches, the first as well as the last, in any element of an array', () => {
+    // Only the sample's first rule (keys) matches; only its last (active) matches.
+    expect(filter({ ...doc, active: false }, { filter_description: JSON.stringify(example) })).to.equal(true);
+    expect(filter({ ...doc, active: false }, { filter_description: JSON.stringify({ ...example, include_exclude: false }) })).to.equal(false);
+    expect(filter({ ...doc, keys: ['Other'] }, { filter_description: JSON.stringify({ ...example, include_exclude: false }) })).to.equal(false);
+    // 'Math' is the second element of keys.
+    const byMath = { active: true, include_exclude: true, filter: [{ filter_key: 'keys', filter_value: '^Math$' }] };
+    expect(filter(doc, { filter_description: byMath })).to.equal(true);
+    expect(filter({ ...doc, keys: ['Other', 'Science'] }, { filter_description: byMath })).to.equal(false);
+  });
+  it('a description without include_exclude includes, as the node configuration\'s default (node-config.schema.ts)', () => {
+    const { include_exclude: _direction, ...undirected } = example;
+    void _direction;
+    expect(filter(doc, { filter_description: JSON.stringify(undirected) })).to.equal(true);
+    expect(filter({ ...doc, keys: ['Other'], active: false }, { filter_description: JSON.stringify(undirected) })).to.equal(false);
+  });
+  it('a rule that is no object passes no document, including or excluding, beside a matching rule too', () => {
+    const matching = { filter_key: 'keys', filter_value: '^Math$' };
+    for (const bad of [null, 'keys', 42]) {
+      for (const include_exclude of [true, false]) {
+        for (const rules of [[bad], [matching, bad], [bad, matching]]) {
+          const description = { active: true, include_exclude, filter: rules };
+          expect(filter(doc, { filter_description: JSON.stringify(description) }), JSON.stringify(description)).to.equal(false);
+          expect(filter({ ...doc, keys: ['Other'] }, { filter_description: JSON.stringify(description) }), JSON.stringify(description)).to.equal(false);
+        }
+      }
+    }
   });
   // A pattern the filter cannot compile was taken for one matching nothing: an excluding filter
   // then passed every document. A filter that cannot be evaluated passes none (spec: only

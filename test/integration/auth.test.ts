@@ -1,6 +1,6 @@
 /** /auth over HTTP without a browser, against a real OpenID Connect provider (spec "Authentication", 3). */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { CLIENT_ID, CLIENT_SECRET, CookieJar, csrfOf, postForm, signInWithoutBrowser, startTestProvider, type TestProvider } from '../support/oidc.js';
 import { AccountRepository } from '../../src/storage/account-repository.js';
@@ -145,6 +145,18 @@ describe('/auth (HTTP)', () => {
     const bearer = { authorization: `Bearer ${token}` };
     expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, bearer)).body.OK).to.equal(true);
     expect(await (await jar.fetch(`${node.url}/auth`)).text()).to.not.contain(token);
+    // A disabled account's tokens prove nothing until it is enabled again.
+    const accounts = new AccountRepository(node.couch, node.names);
+    const setDisabled = async (disabled: boolean): Promise<void> => {
+      const current = await accounts.find('iris@example.org');
+      if (!current) throw new Error('iris@example.org was just signed in');
+      await accounts.update({ ...current, disabled });
+      await settled(node);
+    };
+    await setDisabled(true);
+    expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, bearer)).status).to.equal(401);
+    await setDisabled(false);
+    expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, bearer)).body.OK).to.equal(true);
     const id = stored?.tokens?.[0]?.id ?? '';
     expect((await postForm(jar, `${node.url}/auth/tokens/revoke`, { csrf, id })).status).to.equal(200);
     expect((await postJson(`${node.url}/publish`, { documents: nsdlDocs(1) }, bearer)).status).to.equal(401);

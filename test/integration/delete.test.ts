@@ -27,6 +27,7 @@ describe('POST /delete', () => {
     });
 
     it('per-ID results aligned with request_IDs; marked documents leave the live set', async () => {
+      const published = await node.couch.use(node.names.resourceData).get('del-0') as unknown as Record<string, unknown>;
       const { status, body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-0', 'nope', 'del-0'] }, ALICE);
       expect(status).to.equal(200);
       expect(body).to.deep.equal({ OK: true, document_results: [
@@ -36,6 +37,9 @@ describe('POST /delete', () => {
       ] });
       const doc = await node.couch.use(node.names.resourceData).get('del-0') as unknown as Record<string, unknown>;
       expect(doc.node_deleted).to.be.a('string');
+      // A new datestamp, the mark's, so incremental harvesters (from=) see the deletion.
+      expect(doc.node_timestamp).to.equal(doc.node_deleted);
+      expect(String(doc.node_timestamp) > String(published.node_timestamp)).to.equal(true);
       expect((await currentStatus(node.url)).doc_count).to.equal(2);
     });
 

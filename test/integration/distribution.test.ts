@@ -292,6 +292,30 @@ describe('distribution between two nodes', function () {
       await setConnection({ gateway_connection: true });
       await expectSkipped(/not a gateway node/);
     });
+    it('a gateway connection where the source is not a gateway (the destination is)', async () => {
+      await setNode(b, { gateway_node: true, network_id: 'Another network' });
+      await setConnection({ gateway_connection: true });
+      await expectSkipped(/not a gateway node/);
+    });
+    it('a destination whose node description says it is not active', async () => {
+      await setNode(b, { active: false });
+      try {
+        await expectSkipped(/not active/);
+      } finally {
+        await setNode(b, { active: true });
+      }
+    });
+    it('a connection that is not active is not run at all', async () => {
+      await setConnection({ active: false });
+      try {
+        const { status, body } = await distribute(a);
+        expect(status).to.equal(200);
+        expect(body.outbound).to.deep.equal({});
+        expect((await storedDocs(b)).has(canary[0] as string)).to.equal(false);
+      } finally {
+        await setConnection({ active: true });
+      }
+    });
     it('more than one active gateway connection aborts with an error', async () => {
       await setConnection({ gateway_connection: true });
       await a.node.deps.nodes.reconcileNodeDoc('connection:second', () => ({ _id: 'connection:second', doc_type: 'connection_description', active: true, gateway_connection: true, destination_node_url: 'http://127.0.0.1:9' }));
@@ -312,6 +336,13 @@ describe('distribution between two nodes', function () {
       expect(await outbound(a, b)).to.include({ outcome: 'ok' });
       await waitFor('the canary', async () => (await storedDocs(b)).has(canary[0] as string));
       total = (await storedDocs(a)).size - 3; // all but the deleted, do_not_distribute and tombstone ones
+    });
+    it('communities differ but both are social: distributes (after the canary has arrived: the tests above expect it absent)', async () => {
+      await setCommunity(b, { community_id: 'Another community', social_community: true });
+      const { status, body } = await distribute(a);
+      expect(status).to.equal(200);
+      expect(body).to.include({ OK: true });
+      expect(await outbound(a, b)).to.include({ outcome: 'ok' });
     });
   });
 

@@ -200,6 +200,12 @@ describe('OAI-PMH 2.0', () => {
         'verb=GetRecord&identifier=dc-01&metadataPrefix=oai_dc&by_doc_ID=T&by_resource_ID=T', 'verb=GetRecord&identifier=dc-01&metadataPrefix=oai_dc&by_doc_ID=yes',
         'verb=ListRecords&metadataPrefix=oai_dc&from=2021-06-02&until=2021-06-01', 'verb=ListRecords&metadataPrefix=oai_dc&from=2021-06-01&until=2021-06-02T00:00:00Z',
         'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2021-13-01', 'verb=ListRecords&metadataPrefix=a%20b', 'verb=ListRecords&metadataPrefix=oai_dc&%3Cx%3E=%22%3C%26',
+        // A required argument given empty is missing (§3.6): not a lookup of an empty identifier or format.
+        'verb=ListRecords&metadataPrefix=', 'verb=GetRecord&identifier=&metadataPrefix=oai_dc', 'verb=GetRecord&identifier=dc-01&metadataPrefix=',
+        // An empty date is no date, not an absent bound.
+        'verb=ListRecords&metadataPrefix=oai_dc&from=', 'verb=ListIdentifiers&metadataPrefix=oai_dc&until=',
+        // Arguments another verb takes (§4): ListSets has none but resumptionToken, ListMetadataFormats no metadataPrefix.
+        'verb=ListSets&set=a', 'verb=ListSets&metadataPrefix=oai_dc', 'verb=ListMetadataFormats&metadataPrefix=oai_dc', 'verb=ListIdentifiers&metadataPrefix=oai_dc&identifier=dc-01',
       ]) {
         const { xml } = await oai(node, query);
         assertValidOai(xml, 'official');

@@ -106,6 +106,8 @@ describe('an original that arrives after its replacement', function () {
     expect(await obtained('order:o1')).to.equal(null);
     expect(await oaiRecord('order:o1')).to.equal('idDoesNotExist');
     expect(await jsonRecord('order:o1')).to.equal('idDoesNotExist');
+    const deleted = await postJson(`${a.node.url}/delete`, { request_IDs: ['order:o1'] }, authOf(a.publisher));
+    expect(deleted.body.document_results).to.deep.equal([{ doc_ID: 'order:o1', OK: false, error: 'document doesn\'t exist' }]);
     const identifiers = await listed();
     expect(identifiers).to.include('order:r1');
     expect(identifiers).not.to.include('order:o1');
@@ -201,6 +203,41 @@ describe('an original that arrives after its replacement', function () {
     expect(await publish(await sign(doc049('order:r9', { replaces: ['order:o9'] }), stranger))).to.deep.equal({ doc_ID: 'order:r9', OK: true });
     expect(await publish(await sign(doc049('order:o9'), signer))).to.deep.equal({ doc_ID: 'order:o9', OK: true });
     expect(await obtained('order:o9')).to.be.an('array').with.length(1);
+  });
+
+  it('an unsigned original published after its replacement by the same account stays live: `replaces` needs a key, which it has not', async () => {
+    const publish = async (doc: Doc): Promise<unknown> => (await postJson(`${a.node.url}/publish`, { documents: [doc] }, authOf(a.publisher))).body.document_results;
+    expect(await publish(await sign(doc049('order:r12', { replaces: ['order:o12'] }), signer))).to.deep.equal([{ doc_ID: 'order:r12', OK: true }]);
+    expect(await stored('order:o12')).to.include({ doc_type: 'pending_tombstone' });
+    // The same account publishes the original, unsigned (its submitter is not the account's: no proxy signature).
+    expect(await publish(doc049('order:o12'))).to.deep.equal([{ doc_ID: 'order:o12', OK: true }]);
+    expect(await stored('order:o12')).to.include({ doc_type: 'resource_data' }).and.not.have.property('digital_signature');
+    expect(await obtained('order:o12')).to.be.an('array').with.length(1);
+    expect(await oaiRecord('order:o12')).to.equal('live');
+  });
+
+  it('a peer\'s newer copy of an unsigned document published here is refused: only its owner or a trusted super key replaces it', async () => {
+    const { body } = await postJson(`${a.node.url}/publish`, { documents: [doc049('order:u13')] }, authOf(a.publisher));
+    expect(body.document_results).to.deep.equal([{ doc_ID: 'order:u13', OK: true }]);
+    // Unsigned, with an update_timestamp later than the one held (an older copy would be stale, never decided).
+    const hijack = { ...await fromPeer(doc049('order:u13', { resource_locator: 'http://example.org/hijacked' })), update_timestamp: '2999-01-01T00:00:00.000000Z' };
+    await toIncoming([hijack]);
+    expect(lastIncomingLine()).to.include({ stored: 0, rejected: 1 });
+    expect(await stored('order:u13')).to.include({ doc_type: 'resource_data', resource_locator: 'http://example.org/order:u13' });
+  });
+
+  it('a replacement refused once its doc_ID turns out to be held (by another key) tombstones nothing it names', async () => {
+    const publish = async (doc: Doc): Promise<unknown> => (await postJson(`${a.node.url}/publish`, { documents: [doc] }, authOf(a.publisher))).body.document_results;
+    expect(await publish(await sign(doc049('order:o14'), signer))).to.deep.equal([{ doc_ID: 'order:o14', OK: true }]);
+    expect(await publish(await sign(doc049('order:x14'), stranger))).to.deep.equal([{ doc_ID: 'order:x14', OK: true }]);
+    // The signer may replace o14, but not x14, the doc_ID its replacement takes: found held only when its write meets it.
+    const results = await publish(await sign(doc049('order:x14', { replaces: ['order:o14'] }), signer)) as Doc[];
+    expect(results).to.have.length(1);
+    expect(results[0]).to.include({ doc_ID: 'order:x14', OK: false });
+    expect(results[0]?.error).to.match(/^rejected replacement: signed with a different key/);
+    expect(await stored('order:o14')).to.include({ doc_type: 'resource_data' });
+    expect(await obtained('order:o14')).to.be.an('array').with.length(1);
+    expect(((await stored('order:x14'))?.digital_signature as Doc).key_location).to.deep.equal([stranger.location]);
   });
 
   it('a SWORD deposit of such an original, X-No-Op too: refused as a replaced doc_ID, and only the real deposit writes its tombstone', async () => {

@@ -57,7 +57,8 @@ describe('signed publishing, replacement and deletion', () => {
     // The node once named the publishing account as the submitter of an anonymous or unattributed
     // document, signed or not, and the stored copy no longer matched its signature.
     // (A signed 0.49 document must name a submitter: one that names none is invalid, not filled in.)
-    for (const [docId, identity] of [['signed-anonymous', { submitter_type: 'anonymous', submitter: 'anonymous' }], ['signed-org', { submitter_type: 'agent', submitter: 'Some Org' }]] as const) {
+    // An empty submitter is one the account would fill in, were the document not signed.
+    for (const [docId, identity] of [['signed-anonymous', { submitter_type: 'anonymous', submitter: 'anonymous' }], ['signed-org', { submitter_type: 'agent', submitter: 'Some Org' }], ['signed-empty-submitter', { submitter_type: 'agent', submitter: '' }]] as const) {
       const signed = await sign(doc049({ doc_ID: docId, identity }), signer);
       const results = await publish([signed]);
       expect(results, JSON.stringify(results)).to.deep.equal([{ doc_ID: docId, OK: true }]);
@@ -65,6 +66,10 @@ describe('signed publishing, replacement and deletion', () => {
       expect(saved.identity, docId).to.deep.equal(identity);
       expect(await verifyEnvelopeSignature(saved, [signer.publicKeyArmored]), docId).to.include({ ok: true, fingerprint: signer.fingerprint });
     }
+    // Naming none, it is refused by validation, not changed (which would break its signature).
+    const [unnamed] = await publish([await sign(doc049({ doc_ID: 'signed-unnamed', identity: { submitter_type: 'agent' } }), signer)]);
+    expect(unnamed?.OK).to.equal(false);
+    expect(unnamed?.error).to.match(/submitter/).and.not.match(/signature/);
   });
 
   it('rejected signature: a tampered document', async () => {

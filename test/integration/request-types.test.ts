@@ -211,8 +211,18 @@ describe('request argument types and body media types', () => {
     }
   }
 
-  it('application/json with and without a charset is still read', async () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
+  it('a JSON body with no Content-Type at all: 415, not read as JSON', async () => {
+    for (const path of ['/obtain', '/delete']) {
+      // A byte body: fetch adds no Content-Type of its own (a string body would be sent as text/plain).
+      const sent = path === '/delete' ? { request_IDs: publishedIds.slice(0, 1) } : { ids_only: true };
+      const { status, body } = await getJson(`${node.url}${path}`, { method: 'POST', headers: AUTH, body: Buffer.from(JSON.stringify(sent)) });
+      expect(status, path).to.equal(415);
+      expect(body.OK).to.equal(false);
+    }
+  });
+
+  it('application/json with and without a charset is still read, and a +json type (RFC 6839)', async () => {
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/ld+json']) {
       const { status, body } = await getJson(`${node.url}/obtain`, { method: 'POST', headers: { 'content-type': type }, body: '{"ids_only": true}' });
       expect(status, type).to.equal(200);
       expect(body).to.have.property('documents');

@@ -4,9 +4,11 @@
  * account takes as long to refuse as a wrong password, so answer times do not reveal accounts.
  */
 import { expect } from 'chai';
-import { startTestNode, addAccount, basicAuth, postJson, type TestNode } from '../support/node.js';
+import { startTestNode, addAccount, basicAuth, postJson, settled, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { FAILURE_LIMIT } from '../../src/services/auth/sign-in-guard.js';
+import { AccountRepository } from '../../src/storage/account-repository.js';
+import { hashPassword } from '../../src/domain/password.js';
 
 describe('failed sign-ins', function () {
   this.timeout(120000);
@@ -47,5 +49,18 @@ describe('failed sign-ins', function () {
       unknown.push(await timed(`nobody-${i}`, `wrong-${i}`));
     }
     expect(median(unknown), `known ${known.map(Math.round).join(',')} ms, unknown ${unknown.map(Math.round).join(',')} ms`).to.be.above(median(known) * 0.5);
+  });
+
+  it('a changed password takes effect at once: the old one, accepted just before, is refused (no remembered check outlives it)', async () => {
+    await addAccount(node, 'dave', 'dave-password-1');
+    expect((await publish('dave', 'dave-password-1')).status).to.equal(200);
+    // As `npm run account` changes a password: the account document updated (a new revision).
+    const accounts = new AccountRepository(node.couch, node.names);
+    const dave = await accounts.find('dave');
+    if (!dave) throw new Error('dave was just created');
+    await accounts.update({ ...dave, password: await hashPassword('dave-password-2') });
+    await settled(node);
+    expect((await publish('dave', 'dave-password-1')).status).to.equal(401);
+    expect((await publish('dave', 'dave-password-2')).status).to.equal(200);
   });
 });

@@ -41,6 +41,10 @@ describe('resumption tokens', () => {
     const forged = Buffer.from(JSON.stringify({ ...peekPayload(token), n: 0 })).toString('base64url');
     expect(codec.decode(`${forged}.${mac}`, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token is not one this node issued (or was modified)' });
     for (const bad of [undefined, 42, '', body, `${token}.x`, 'x'.repeat(5000)]) expect(codec.decode(bad, 'obtain:all', q).ok, String(bad).slice(0, 20)).to.equal(false);
+    // A MAC of another length (cut short, or longer) is refused like a wrong one, never thrown on (timingSafeEqual throws on unequal lengths).
+    for (const wrongLength of [mac.slice(0, 10), `${mac}AAAA`, 'AA']) {
+      expect(codec.decode(`${body}.${wrongLength}`, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token is not one this node issued (or was modified)' });
+    }
   });
 
   it('expire after 48 hours', () => {

@@ -15,4 +15,11 @@ describe('harvest datestamps', () => {
     }
     expect(parseDatestamp('0004-02-29')?.value).to.equal('0004-02-29');
   });
+
+  it('an empty from or until is a value that is no date, not an absent bound (which would list everything)', () => {
+    for (const [from, until] of [['', undefined], [undefined, ''], ['', '']] as const) {
+      expect(checkDateRange(from, until, 'YYYY-MM-DDThh:mm:ssZ'), JSON.stringify({ from, until })).to.include({ ok: false });
+    }
+    expect(checkDateRange(undefined, undefined, 'YYYY-MM-DDThh:mm:ssZ')).to.deep.equal({ ok: true, bounds: { from: undefined, until: undefined } });
+  });
 });

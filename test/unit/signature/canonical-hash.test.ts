@@ -189,6 +189,9 @@ describe('canonical hash (LR-PGP.1.0)', () => {
       expect(canonicalString({ k: '日本語' })).to.equal('d1:k3:日本語e');
       // Astral characters count as one character (code point).
       expect(canonicalString({ k: '😀' })).to.equal('d1:k1:😀e');
+      // The ends of the surrogate ranges: U+10000 (D800 DC00), U+1D7FF (D835 DFFF), U+10FFFF (DBFF DFFF); a lone surrogate counts one.
+      expect(canonicalString({ k: '\u{10000}\u{1D7FF}\u{10FFFF}' })).to.equal('d1:k3:\u{10000}\u{1D7FF}\u{10FFFF}e');
+      expect(canonicalString({ k: '\ud800x' })).to.equal('d1:k2:\ud800xe');
       const expected = createHash('sha256').update('d1:k3:日本語e', 'utf8').digest('hex');
       expect(canonicalHash({ k: '日本語' })).to.equal(expected);
     });
