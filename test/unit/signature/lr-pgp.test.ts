@@ -295,6 +295,23 @@ describe('LR-PGP.1.0 signing and verification', () => {
     });
   });
 
+  describe('MD5 and RIPEMD-160 clear-signed messages (broken hashes) are refused, SHA-1 allowed or not', () => {
+    for (const [name, hash, header] of [['MD5', openpgp.enums.hash.md5, 'MD5'], ['RIPEMD-160', openpgp.enums.hash.ripemd, 'RIPEMD']] as const) {
+      it(name, async () => {
+        // A key whose preferences name the hash, made and used with nothing rejected (as an old tool would).
+        const config: openpgp.PartialConfig = { preferredHashAlgorithm: hash, rejectMessageHashAlgorithms: new Set(), rejectHashAlgorithms: new Set(), nonDeterministicSignaturesViaNotation: false };
+        const key = await openpgp.generateKey({ type: 'rsa', rsaBits: 2048, userIDs: [{ name: 'Broken Hash', email: 'broken@example.org' }], config, format: 'object' });
+        const doc = sampleDoc();
+        const signature = await clearsign(canonicalHash(doc), key.privateKey.armor(), config);
+        expect(signature).to.contain(`\nHash: ${header}\n`);
+        const signed = { ...doc, digital_signature: { signature, key_location: KEY_LOCATIONS, signing_method: LR_PGP_SIGNING_METHOD } };
+        for (const options of [{}, { allowSha1: false }]) {
+          expectFailure(await verifyEnvelopeSignature(signed, [key.publicKey.armor()], options), 'signature-invalid');
+        }
+      });
+    }
+  });
+
   describe('real signed samples (their public keys are not in the samples)', () => {
     const samples = [
       'rd3-lr-paradata-1.0-as-stored-signed.json',
