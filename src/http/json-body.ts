@@ -27,7 +27,7 @@ export async function readJsonBody(ctx: NodeContext, limitBytes: number | undefi
   requireJsonType(ctx);
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes && limitBytes > 0 ? limitBytes : '100mb', jsonStrict: true, detectJSON: () => true });
   await parse(ctx as never, async () => undefined);
-  checkSignedBody(ctx, Buffer.from((ctx.request as unknown as { rawBody?: string }).rawBody ?? '', 'utf8'));
+  checkSignedBody(ctx, () => Buffer.from((ctx.request as unknown as { rawBody?: string }).rawBody ?? '', 'utf8'));
   return (ctx.request as unknown as { body?: unknown }).body;
 }
 

@@ -6,7 +6,8 @@
 import type { NodeContext } from './context.js';
 import { AppError } from '../errors/app-error.js';
 
-export function checkSignedBody(ctx: NodeContext, body: Uint8Array): void {
+/** `body`: the bytes read, or how to get them (made only when a signature covers the body). */
+export function checkSignedBody(ctx: NodeContext, body: Uint8Array | (() => Uint8Array)): void {
   const check = ctx.state.bodyCheck;
-  if (check && !check(body)) throw new AppError(401, 'unauthorized', 'OAuth: the request body is not the one its signature covers (oauth_body_hash)');
+  if (check && !check(typeof body === 'function' ? body() : body)) throw new AppError(401, 'unauthorized', 'OAuth: the request body is not the one its signature covers (oauth_body_hash)');
 }
