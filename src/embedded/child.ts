@@ -20,12 +20,13 @@ import find from 'pouchdb-find';
 import expressPouchDB from 'express-pouchdb';
 import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
 import { guardedLeveldown } from './storage-fault.js';
+import { AUTO_COMPACTION, scheduleCatchUp } from './compaction.js';
 import { exitCodeOf } from '../errors/exit-codes.js';
 
 /** Longest a stopping store waits for responses in progress. */
 const DRAIN_MS = 1000;
 
-interface ChildSettings { dataDir: string; port: number; user: string; password: string }
+interface ChildSettings { dataDir: string; port: number; user: string; password: string; compactionCatchUpDelayMs: number }
 
 /** The settings arrive as the first IPC message from the supervisor (never in the environment). */
 function readSettings(): Promise<ChildSettings> {
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
 
   const Pouch = PouchDB.plugin(leveldbAdapter).plugin(httpAdapter).plugin(mapreduce)
     .plugin(replication).plugin(find)
-    .defaults({ prefix: storeDir + path.sep, db: guardedLeveldown((error) => stopOnFault('storage fault', error)) });
+    .defaults({ prefix: storeDir + path.sep, db: guardedLeveldown((error) => stopOnFault('storage fault', error)), ...AUTO_COMPACTION });
   // Without `compression`: CouchDB 3.x answers JSON uncompressed whatever Accept-Encoding says, and
   // on loopback gzip is CPU spent twice (the store compresses, the node's HTTP client inflates).
   // Without `disk-size`: it added `disk_size` to every database info by walking the database's
@@ -100,14 +101,16 @@ async function main(): Promise<void> {
   // `disk_size` (its `sizes` are kept, not computed), and the node reads neither.
   const couch = expressPouchDB(Pouch, { configPath, logPath: path.join(settings.dataDir, 'express-pouchdb.log'), mode: 'fullCouchDB', overrideMode: { exclude: ['routes/fauxton', 'compression', 'disk-size'] } });
 
-  // Handles opened for design-document info are kept (closing one would close the store's own).
-  const handles = new Map<string, PouchHandle>();
-  const open = (name: string): PouchHandle => {
+  // Handles opened for design-document info and compaction are kept (closing one would close the store's own).
+  const handles = new Map<string, PouchHandle & { compact(): Promise<unknown> }>();
+  const open = (name: string): PouchHandle & { compact(): Promise<unknown> } => {
     let handle = handles.get(name);
     if (!handle) { handle = new Pouch(name); handles.set(name, handle); }
     return handle;
   };
   const exists = (name: string): boolean => fs.existsSync(path.join(storeDir, name));
+  // A catch-up that fails is tried again at the next start (no marker written): the store serves on.
+  scheduleCatchUp({ storeDir, dataDir: settings.dataDir, open, exists, delayMs: settings.compactionCatchUpDelayMs, onError: (error) => process.stderr.write(`embedded store: compaction of earlier revisions failed (${error instanceof Error ? error.message : String(error)}); tried again at the next start\n`) });
 
   // Responses not yet finished: a stop lets them end (for up to DRAIN_MS: a longpoll the node
   // gave up on would hold it for its whole timeout), then drops the connections left, idle

@@ -4,7 +4,7 @@ declare module 'pouchdb-core' {
   interface PouchStatic {
     plugin(plugin: unknown): PouchStatic;
     defaults(options: Record<string, unknown>): PouchStatic;
-    new (name: string): { get(id: string): Promise<Record<string, unknown>> };
+    new (name: string): { get(id: string): Promise<Record<string, unknown>>; compact(): Promise<unknown> };
   }
   const PouchDB: PouchStatic;
   export default PouchDB;

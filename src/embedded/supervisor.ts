@@ -17,6 +17,8 @@ export interface EmbeddedOptions {
   /** Fixed port for the store; 0 picks a free one at first start. */
   port?: number;
   restartDelayMs?: number;
+  /** How long after its start the store compacts what an earlier version left (compaction.ts); 60 s by default. */
+  compactionCatchUpDelayMs?: number;
 }
 
 const fromSource = import.meta.url.endsWith('.ts');
@@ -113,7 +115,7 @@ export class EmbeddedCouch {
   private spawn(): Promise<void> {
     // The settings (the admin password among them) go over the IPC channel, never through the
     // child's environment: /proc/<pid>/environ keeps the initial environment for the process's life.
-    const settings = { dataDir: this.options.dataDir, port: this.port, user: this.options.user, password: this.options.password };
+    const settings = { dataDir: this.options.dataDir, port: this.port, user: this.options.user, password: this.options.password, compactionCatchUpDelayMs: this.options.compactionCatchUpDelayMs ?? 60_000 };
     // A process group of its own: Ctrl-C at a terminal signals the node's group, and the node
     // stops the store itself after in-flight requests (a store interrupted first could be seen
     // as crashed and restarted mid-shutdown). It still exits when the node dies: IPC disconnects.

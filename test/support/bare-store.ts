@@ -12,27 +12,36 @@ export interface BareStore {
   /** The store's root URL, and the admin's Basic credential for requests made another way. */
   url: string;
   authorization: string;
+  dataDir: string;
   call(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
-  stop(): Promise<void>;
+  /** Stops the store and deletes its data directory, unless `keepData` (to start it again on it). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startBareStore(name: string): Promise<BareStore> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `lr-${name}-`));
+export interface BareStoreOptions {
+  /** An existing data directory (a store started before on it); a fresh one by default. */
+  dataDir?: string;
+  compactionCatchUpDelayMs?: number;
+}
+
+export async function startBareStore(name: string, options: BareStoreOptions = {}): Promise<BareStore> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `lr-${name}-`));
   const user = `${name}-admin`;
   const password = `${name}-secret-password`;
   const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  const couch = new EmbeddedCouch({ dataDir, user, password, logger: pino({ level: 'silent' }) });
+  const couch = new EmbeddedCouch({ dataDir, user, password, logger: pino({ level: 'silent' }), ...(options.compactionCatchUpDelayMs === undefined ? {} : { compactionCatchUpDelayMs: options.compactionCatchUpDelayMs }) });
   await couch.start();
   return {
     url: couch.url,
     authorization,
+    dataDir,
     async call(method, urlPath, body) {
       const response = await fetch(`${couch.url}${urlPath}`, { method, headers: { authorization, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       return { status: response.status, body: await response.json() as Record<string, unknown> };
     },
-    async stop() {
+    async stop(stopOptions) {
       await couch.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!stopOptions?.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
