@@ -4,6 +4,7 @@ import { inStore, mapCouchError } from './couch.js';
 import type { DatabaseNames } from './databases.js';
 import { createOnce, getOrUndefined, database, type Database, type StoredDoc } from './documents.js';
 import { writeOne } from './settled-writes.js';
+import { OAuthNonces } from './oauth-nonces.js';
 import type { FollowedDocuments } from './followed-documents.js';
 import type { PasswordHash } from '../domain/password.js';
 import { AppError } from '../errors/app-error.js';
@@ -55,10 +56,12 @@ function fromDoc(doc: AccountDoc): Account {
 
 export class AccountRepository {
   private readonly db: Database;
+  private readonly nonces: OAuthNonces;
 
   /** `followed`: the accounts database's documents kept by its _changes feed (the running node); unset: read each time. */
   constructor(couch: Couch, names: DatabaseNames, private readonly followed?: FollowedDocuments) {
     this.db = database(couch, names.accounts);
+    this.nonces = new OAuthNonces(couch, names);
   }
 
   async find(name: string): Promise<Account | undefined> {
@@ -96,7 +99,8 @@ export class AccountRepository {
   /**
    * Deletes the account document (settled like the other writes: on a cluster a removal is not
    * undone by an update CouchDB only accepted). Every process's copy goes with the _changes feed
-   * (followed-documents.ts), so its password, tokens and /auth session are refused at once.
+   * (followed-documents.ts), so its password, tokens and /auth session are refused at once. Its
+   * OAuth nonce records go too: an account added later under the name starts afresh.
    */
   async remove(account: Account): Promise<void> {
     try {
@@ -105,6 +109,7 @@ export class AccountRepository {
     } finally {
       this.followed?.changed(idOf(account.name));
     }
+    await this.nonces.forget(account.name);
   }
 
   /** HMAC key of /auth session cookies, created once and shared by every node process. */

@@ -2,8 +2,8 @@
  * Documents read on every request (the node and service descriptions, the filter, accounts) kept
  * in memory and kept true by the database's own `_changes` feed (CouchDB "GET /{db}/_changes",
  * feed=longpoll): a change made through any node process, or by an operator straight in CouchDB,
- * replaces the copy as soon as the store reports it (milliseconds), and a write made through this
- * process replaces it at once. Each request is then one store round trip shorter (issue 19: a
+ * drops the copy as soon as the store reports it (milliseconds), and a write made through this
+ * process drops it at once; the next read takes the new version from the store and keeps it. Each request is then one store round trip shorter (issue 19: a
  * publish made four requests, a harvest page three).
  *
  * Only a cache: nothing here is state another process needs, and whenever the feed is not
@@ -21,7 +21,7 @@ const RETRY_MS = 1000;
 /** Ids kept as missing at most (keep()). */
 export const MAX_MISSES = 1000;
 
-interface ChangesAnswer { last_seq: unknown; results: { id: string; deleted?: boolean; doc?: StoredDoc }[] }
+interface ChangesAnswer { last_seq: unknown; results: { id: string }[] }
 
 export class FollowedDocuments {
   private readonly copies = new Map<string, StoredDoc | undefined>();
@@ -130,15 +130,14 @@ export class FollowedDocuments {
         this.following = true;
         this.markFollowing();
         while (!this.stopped) {
+          // Ids only (no include_docs): a change drops the copy, and the next read of it goes to the
+          // store once. With the documents, every process received every write of every document of
+          // the database, the often rewritten ones too (an OAuth nonce record on each signed request,
+          // leases, key caches), whether it kept them or not.
           const answer = await abortableRequest(this.couch, {
-            db: this.db, path: '_changes', qs: { feed: 'longpoll', since: String(since), timeout: LONGPOLL_MS, include_docs: true },
+            db: this.db, path: '_changes', qs: { feed: 'longpoll', since: String(since), timeout: LONGPOLL_MS },
           }, this.abort.signal) as ChangesAnswer;
-          for (const change of answer.results) {
-            // Only documents already asked for are kept (a node database also holds key caches).
-            const kept = this.copies.has(change.id);
-            this.bump(change.id);
-            if (kept) this.copies.set(change.id, change.deleted ? undefined : change.doc);
-          }
+          for (const change of answer.results) this.bump(change.id);
           since = answer.last_seq;
           this.reportedSeq = seqNumber(since);
         }

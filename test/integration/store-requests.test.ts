@@ -153,6 +153,20 @@ describe('store round trips per request', function () {
     expect(accounts.kept).to.be.at.most(MAX_MISSES + 10);
   });
 
+  it('the feeds carry ids, not documents: a large record rewritten 20 times is not sent to the node each time', async () => {
+    const db = node.couch.use(node.names.accounts);
+    await settled(node);
+    const before = proxy.changesBytes.get(node.names.accounts) ?? 0;
+    let rev: string | undefined;
+    for (let i = 0; i < 20; i += 1) {
+      rev = (await db.insert({ _id: 'churning-record', ...(rev ? { _rev: rev } : {}), filler: 'x'.repeat(100_000), i } as never)).rev;
+      await delay(20);
+    }
+    await settled(node);
+    expect((proxy.changesBytes.get(node.names.accounts) ?? 0) - before).to.be.below(100_000);
+    await db.destroy('churning-record', rev as string);
+  });
+
   it('a disabled account is refused as soon as the feed reports it', async () => {
     const { AccountRepository } = await import('../../src/storage/account-repository.js');
     const accounts = new AccountRepository(node.couch, node.names);

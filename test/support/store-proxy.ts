@@ -19,6 +19,8 @@ export interface StoreProxy {
   url: string;
   /** `METHOD /path` of each request since the last reset. */
   seen: string[];
+  /** Bytes of the store's `_changes` answers, per database. */
+  changesBytes: Map<string, number>;
   /** From now on, requests are held unanswered (the ones already forwarded go on). */
   stall(): void;
   /** Forwards the held requests and every later one. */
@@ -31,11 +33,14 @@ export interface StoreProxy {
 async function storeProxy(target: string): Promise<StoreProxy> {
   const upstream = new URL(target);
   const seen: string[] = [];
+  const changesBytes = new Map<string, number>();
   const agent = new http.Agent({ keepAlive: true });
   let held: (() => void)[] | undefined;
   let slowness: { ms: number; which: (method: string, path: string) => boolean } | undefined;
   const forward = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const outbound = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
+      const feedOf = /^\/([^/?]+)\/_changes(?:\?|$)/.exec(req.url ?? '')?.[1];
+      if (feedOf !== undefined) answer.on('data', (chunk: Buffer) => changesBytes.set(decodeURIComponent(feedOf), (changesBytes.get(decodeURIComponent(feedOf)) ?? 0) + chunk.length));
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -53,6 +58,7 @@ async function storeProxy(target: string): Promise<StoreProxy> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
+    changesBytes,
     stall: () => { held ??= []; },
     release: () => { const waiting = held ?? []; held = undefined; for (const go of waiting) go(); },
     slow: (ms, which) => { slowness = { ms, which }; },

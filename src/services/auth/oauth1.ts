@@ -43,7 +43,7 @@ export class OAuth1Verifier {
       return sameSignature(parsed.signature, hmacSignature(parsed.method, base, credential.consumer_secret, credential.token_secret));
     });
     if (!signedFor) throw refused(`the signature does not match this request (${request.method} ${urls[0] ? baseStringUri(urls[0]) : 'its URL'})`);
-    if (!await this.nonces.claim(account.name, parsed.token, parsed.timestamp, parsed.nonce, nowS)) throw refused('this oauth_nonce was used with this timestamp already (a replayed request)');
+    if (!await this.nonces.claim(account.name, parsed.token, parsed.timestamp, parsed.nonce)) throw refused('this oauth_nonce was used with this timestamp already (a replayed request)');
     const { bodyHash, method } = parsed;
     if (bodyHash !== undefined) request.expectBody((body) => bodyHashMatches(body, bodyHash, method));
     return account;
