@@ -44,10 +44,12 @@ export interface CanOptions {
   when?: (ctx: NodeContext) => Promise<boolean | CredentialSchemes>;
 }
 
+const OAUTH_HEADER = /^OAuth\s/i;
+
 /** A 401 for credentials of a scheme the service's description does not list. */
 function refuseUnlisted(authorization: string | undefined, schemes: CredentialSchemes | undefined): void {
   if (!schemes || !authorization) return;
-  const oauth = /^OAuth\s/i.test(authorization);
+  const oauth = OAUTH_HEADER.test(authorization);
   if (oauth && !schemes.oauth) throw new AppError(401, 'unauthorized', 'OAuth: this service does not take OAuth signatures (its service_auth.service_authz does not list oauth)');
   if (!oauth && !schemes.basic) throw new AppError(401, 'unauthorized', 'this service takes OAuth 1.0 signatures only (its service_auth.service_authz lists oauth, not basicauth)');
 }
@@ -88,8 +90,10 @@ export class Gate {
   /**
    * The request as an OAuth 1.0 signature may cover it: signed for the advertised URL, or for the
    * one the client reached (its Host; X-Forwarded-* only behind TRUST_PROXY, koa's `proxy`).
+   * Undefined for any other credentials, which need none of it.
    */
-  signedRequest(ctx: NodeContext): SignedRequest {
+  signedRequest(ctx: NodeContext): SignedRequest | undefined {
+    if (!OAUTH_HEADER.test(ctx.get('authorization'))) return undefined;
     const path = ctx.originalUrl;
     return {
       method: ctx.method,
