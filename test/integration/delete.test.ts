@@ -109,9 +109,9 @@ describe('POST /delete', () => {
       let node: TestNode;
       before(async () => { node = await nodeWith(action, policy); });
       after(async () => node.stop());
-      it('removes the document', async () => {
-        const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-2'] }, ALICE);
-        expect(body.document_results).to.deep.equal([{ doc_ID: 'del-2', OK: true }]);
+      it('removes the document; named twice in one request, the second is already deleted', async () => {
+        const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-2', 'del-2'] }, ALICE);
+        expect(body.document_results).to.deep.equal([{ doc_ID: 'del-2', OK: true }, { doc_ID: 'del-2', OK: false, error: 'document already deleted' }]);
         const ids = (await node.couch.use(node.names.resourceData).list()).rows.map((r) => r.id);
         expect(ids).to.not.include('del-2');
         const again = await postJson(`${node.url}/delete`, { request_IDs: ['del-2'] }, ALICE);
