@@ -11,11 +11,11 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { nsdlDocs, replacementChain, type Doc } from '../support/documents.js';
 import { postJson } from '../support/node.js';
-import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, authOf, type TestNetwork, type NetworkNode } from '../support/network.js';
+import { startTestNetwork, publish, distribute, storedDocs, settled, outbound, authOf, waitFor, type TestNetwork, type NetworkNode } from '../support/network.js';
 import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
 import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
 
-interface Processed { msg: string; rejected?: number; reasons?: { error: string; count: number; example_doc_ID: string }[] }
+interface Processed { msg: string; rejected?: number; duplicates?: number; parked?: number; reasons?: { error: string; count: number; example_doc_ID: string }[] }
 
 const UNSIGNED_UPDATE = 'rejected replacement: the original is unsigned: only its owner or a trusted super key may replace it';
 
@@ -82,6 +82,27 @@ describe('documents a destination refuses', function () {
     expect(held.get('proxied-1v2')).to.include({ doc_type: 'resource_data' });
   });
 
+  // A replacement is written before its original is tombstoned (two writes): a node that crashed
+  // between them holds both live. The same replacement arriving again must not count as a
+  // duplicate then, or the original would stay live for good (a mutation audit's gap, I7).
+  it('a replacement held here beside its live original (a crash between the two writes): its copy arriving again tombstones the original', async () => {
+    await publish(a, [chainDoc(0, { doc_ID: 'crash-gap-1' })]);
+    expect((await distribute(a)).status).to.equal(200);
+    await waitFor('the original at B', async () => (await storedDocs(b)).has('crash-gap-1'));
+    await publish(a, [chainDoc(1, { doc_ID: 'crash-gap-1v2', replaces: ['crash-gap-1'] })]);
+    // The crash, staged: B holds the replacement (as A holds it, under a revision of its own) and the original, live.
+    const { _rev: _ignored, ...replacement } = (await storedDocs(a)).get('crash-gap-1v2') as Doc;
+    void _ignored;
+    await b.node.couch.use(b.node.names.resourceData).insert(replacement as never);
+    expect((await storedDocs(b)).get('crash-gap-1')).to.include({ doc_type: 'resource_data' });
+    expect((await distribute(a)).status).to.equal(200);
+    const held = await waitFor('the original tombstoned at B', async () => {
+      const docs = await storedDocs(b);
+      return docs.get('crash-gap-1')?.doc_type === 'tombstone' ? docs : undefined;
+    });
+    expect(held.get('crash-gap-1v2')).to.include({ doc_type: 'resource_data', doc_ID: 'crash-gap-1v2' });
+  });
+
   /** A document as a source's replicator sends it, with its own node's stamps. */
   const stamps = { publishing_node: 'elsewhere', node_timestamp: '2026-01-01T00:00:00.000000Z', create_timestamp: '2026-01-01T00:00:00.000000Z', update_timestamp: '2026-01-01T00:00:00.000000Z' };
   const arrived = (doc: Doc, rev: string): Doc => ({ ...doc, ...stamps, _id: doc.doc_ID, _rev: rev });
@@ -117,6 +138,27 @@ describe('documents a destination refuses', function () {
       const held = await storedDocs(b);
       expect(held.has('incoming-answer-0')).to.equal(true);
       expect(held.has('incoming-answer-unanswered-key')).to.equal(false);
+    } finally {
+      await setPolicy({});
+    }
+  });
+
+  it('the same, while the signer\'s key location does not answer: the copy is parked, not counted a duplicate (tombstoning the original needs the key\'s proof)', async () => {
+    const pair = await generateNodeKeyPair('gap-signer', 'gap-signer@example.org');
+    const unanswered = ['http://127.0.0.1:9/gap-signer'];
+    const signer = { identity: { submitter: 'gap signer', submitter_type: 'agent' } };
+    const original = await signEnvelope(chainDoc(0, { ...signer, doc_ID: 'key-gap-1' }), pair.privateKeyArmored, undefined, unanswered);
+    const replacement = await signEnvelope(chainDoc(1, { ...signer, doc_ID: 'key-gap-1v2', replaces: ['key-gap-1'] }), pair.privateKeyArmored, undefined, unanswered);
+    // The crash, staged: both held live, as stored before the key location went away.
+    const resources = b.node.couch.use(b.node.names.resourceData);
+    for (const doc of [original, replacement]) await resources.insert({ ...doc, ...stamps, _id: doc.doc_ID } as never);
+    await setPolicy({ verify_signatures: true, allow_private_fetch: true });
+    try {
+      const from = net.logs[1]?.length ?? 0;
+      const response = await postJson(`${b.node.url}/incoming/_bulk_docs`, { docs: [arrived(replacement, '1-ddd')], new_edits: false }, authOf(b.admin));
+      expect(response.status).to.equal(201);
+      expect(processed(from).map(({ duplicates, parked }) => ({ duplicates, parked }))).to.deep.equal([{ duplicates: 0, parked: 1 }]);
+      expect((await storedDocs(b)).get('key-gap-1')).to.include({ doc_type: 'resource_data' });
     } finally {
       await setPolicy({});
     }
