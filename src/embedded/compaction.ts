@@ -3,9 +3,10 @@
  * until its database is compacted, and CouchDB 3.x compacts by itself (the compaction daemon,
  * smoosh: docs.couchdb.org "Compaction", "Automatic Compaction"), so a document updated again and
  * again costs its current size. PouchDB's LevelDB adapter keeps every revision body until
- * `compact()` is called, which nothing here did: a document rewritten on every request (the OAuth
- * nonce record, a lease renewed each minute, an account's sign-in time) grew the store by its
- * whole size each time, for good. So the store's databases auto-compact (PouchDB `auto_compaction`:
+ * `compact()` is called, which nothing here did: a document rewritten again and again (the OAuth
+ * nonce record on each signed request, the incoming follower's lease every 10 s) grew the store by
+ * its whole size each time, for good (a soak audit: the accounts database at 9.7 MB for 13 KB of
+ * live data after 28 minutes). So the store's databases auto-compact (PouchDB `auto_compaction`:
  * each write drops the bodies of the revisions it made non-leaf; leaves, conflicts included, stay,
  * as after CouchDB's compaction), and a store an earlier version wrote is compacted once, in the
  * background, to drop what it kept.

@@ -3,8 +3,9 @@
  * in memory and kept true by the database's own `_changes` feed (CouchDB "GET /{db}/_changes",
  * feed=longpoll): a change made through any node process, or by an operator straight in CouchDB,
  * drops the copy as soon as the store reports it (milliseconds), and a write made through this
- * process drops it at once; the next read takes the new version from the store and keeps it. Each request is then one store round trip shorter (issue 19: a
- * publish made four requests, a harvest page three).
+ * process drops it at once; the next read takes the new version from the store and keeps it.
+ * Each request is then one store round trip shorter (issue 19: a publish made four requests, a
+ * harvest page three).
  *
  * Only a cache: nothing here is state another process needs, and whenever the feed is not
  * following (not started yet, store restarting, feed failed) every read goes to the store and
