@@ -143,7 +143,7 @@ describe('documents a destination refuses', function () {
     }
   });
 
-  it('the same, while the signer\'s key location does not answer: the copy is parked, not counted a duplicate (tombstoning the original needs the key\'s proof)', async () => {
+  it('a replacement held beside its live original, its signer\'s key location not answering: the copy arriving is parked, not counted a duplicate (tombstoning the original needs the key\'s proof)', async () => {
     const pair = await generateNodeKeyPair('gap-signer', 'gap-signer@example.org');
     const unanswered = ['http://127.0.0.1:9/gap-signer'];
     const signer = { identity: { submitter: 'gap signer', submitter_type: 'agent' } };
