@@ -20,11 +20,13 @@ import find from 'pouchdb-find';
 import expressPouchDB from 'express-pouchdb';
 import { handleDdocInfo, type PouchHandle } from './ddoc-info.js';
 import { guardedLeveldown } from './storage-fault.js';
-import { AUTO_COMPACTION, scheduleCatchUp } from './compaction.js';
+import { AUTO_COMPACTION, scheduleCatchUp, type Compactable } from './compaction.js';
 import { exitCodeOf } from '../errors/exit-codes.js';
 
 /** Longest a stopping store waits for responses in progress. */
 const DRAIN_MS = 1000;
+
+type StoreHandle = PouchHandle & Compactable;
 
 interface ChildSettings { dataDir: string; port: number; user: string; password: string; compactionCatchUpDelayMs: number }
 
@@ -102,8 +104,8 @@ async function main(): Promise<void> {
   const couch = expressPouchDB(Pouch, { configPath, logPath: path.join(settings.dataDir, 'express-pouchdb.log'), mode: 'fullCouchDB', overrideMode: { exclude: ['routes/fauxton', 'compression', 'disk-size'] } });
 
   // Handles opened for design-document info and compaction are kept (closing one would close the store's own).
-  const handles = new Map<string, PouchHandle & { compact(): Promise<unknown> }>();
-  const open = (name: string): PouchHandle & { compact(): Promise<unknown> } => {
+  const handles = new Map<string, StoreHandle>();
+  const open = (name: string): StoreHandle => {
     let handle = handles.get(name);
     if (!handle) { handle = new Pouch(name); handles.set(name, handle); }
     return handle;

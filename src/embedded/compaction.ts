@@ -20,7 +20,7 @@ export const AUTO_COMPACTION = { auto_compaction: true } as const;
 /** Written once every database of the store has been compacted (or when it started empty). */
 export const CAUGHT_UP_FILE = 'auto-compaction.json';
 
-interface Compactable { compact(): Promise<unknown> }
+export interface Compactable { compact(): Promise<unknown> }
 
 export interface CatchUpOptions {
   storeDir: string;

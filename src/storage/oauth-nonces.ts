@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Couch } from './couch.js';
 import type { DatabaseNames } from './databases.js';
-import { database, getOrUndefined, type Database, type StoredDoc } from './documents.js';
+import { database, getOrUndefined, removeIfPresent, type Database, type StoredDoc } from './documents.js';
 import { writeOne } from './settled-writes.js';
 import { AppError } from '../errors/app-error.js';
 
@@ -65,9 +65,6 @@ export class OAuthNonces {
   /** Deletes an account's records (it is being removed); the first version's single record too. */
   async forget(account: string): Promise<void> {
     const ids = [`oauth1_nonces:${account}`, ...Array.from({ length: SLOTS }, (_, slot) => idOf(account, slot))];
-    for (const id of ids) {
-      const stored = await getOrUndefined<StoredDoc>(this.db, id);
-      if (stored?._rev) await writeOne(this.db, { _id: id, _rev: stored._rev, _deleted: true }, 'delete OAuth nonces');
-    }
+    await Promise.all(ids.map((id) => removeIfPresent(this.db, id)));
   }
 }

@@ -10,15 +10,8 @@ import { expect } from 'chai';
 import PouchDB from 'pouchdb-core';
 import leveldbAdapter from 'pouchdb-adapter-leveldb';
 import { startBareStore, type BareStore } from '../support/bare-store.js';
+import { waitFor } from '../support/network.js';
 import { CAUGHT_UP_FILE } from '../../src/embedded/compaction.js';
-
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 20000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the embedded store compacts old revisions, as CouchDB 3.x does by itself', function () {
   this.timeout(60000);
@@ -56,7 +49,7 @@ describe('the embedded store compacts old revisions, as CouchDB 3.x does by itse
     // express-pouchdb records a new database in its list after answering; stopped before, the
     // next start would not know it (the node's own databases are created once, long before).
     const created = store;
-    await waitFor(async () => ((await created.call('GET', '/_all_dbs')).body as unknown as string[]).includes('legacy'), 'the database listed');
+    await waitFor('the database listed', async () => ((await created.call('GET', '/_all_dbs')).body as unknown as string[]).includes('legacy'), 20000);
     const dataDir = store.dataDir;
     await store.stop({ keepData: true });
     store = undefined;
@@ -72,7 +65,7 @@ describe('the embedded store compacts old revisions, as CouchDB 3.x does by itse
 
     store = await startBareStore('compaction-catch-up', { dataDir, compactionCatchUpDelayMs: 0 });
     const started = store;
-    await waitFor(() => fs.existsSync(path.join(started.dataDir, CAUGHT_UP_FILE)), 'the catch-up compaction');
+    await waitFor('the catch-up compaction', async () => fs.existsSync(path.join(started.dataDir, CAUGHT_UP_FILE)), 20000);
     expect((await store.call('GET', `/legacy/record?rev=${first}`)).status).to.equal(404);
     expect((await store.call('GET', '/legacy/record')).body).to.include({ n: 2 });
   });
