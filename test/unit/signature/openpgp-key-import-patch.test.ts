@@ -3,8 +3,13 @@
  * imported into WebCrypto once, not again at each signature and verification (openpgp 6.3.2
  * imported it every time: a third of the CPU of proxy signing with a key already decrypted).
  * Counted at WebCrypto's importKey, which openpgp reaches through `globalThis.crypto.subtle`;
- * and the cache never lends one key's import to another.
+ * and the cache never lends one key's import to another. Both builds are patched: tests and tsx
+ * load the CommonJS one (through the functions proxy signing uses), the built node the ES module
+ * (through openpgp's own API, last).
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import * as openpgp from 'openpgp';
 import { readSigningKey, signEnvelopeWith, type SigningKey } from '../../../src/domain/signature/lr-pgp-sign.js';
@@ -72,5 +77,28 @@ describe('openpgp patch: each Ed25519 key imported into WebCrypto once', () => {
     const swapped = { ...other, digital_signature: { ...doc.digital_signature, signature: doc.digital_signature.signature.replace(hashOf(doc), hashOf(other)) } };
     expect(hashOf(other)).to.match(/^[0-9a-f]{64}$/);
     expect(await verifyEnvelopeSignatureWith(swapped, () => Promise.resolve(publicKeys))).to.include({ ok: false, code: 'signature-invalid' });
+  });
+
+  it('does the same in the ES module build, which the built node loads', async () => {
+    // The CommonJS entry (dist/node/openpgp.cjs, the patch's) sits beside the ES module build.
+    const commonJs = createRequire(import.meta.url).resolve('openpgp');
+    expect(path.basename(commonJs)).to.equal('openpgp.cjs');
+    const esm = (await import(pathToFileURL(path.join(path.dirname(commonJs), 'openpgp.mjs')).href)) as typeof openpgp;
+    const { privateKey: armored, publicKey: armoredPublic } = await esm.generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ name: 'ESM' }], format: 'armored' });
+    const [privateKey, verificationKeys] = await Promise.all([esm.readPrivateKey({ armoredKey: armored }), esm.readKey({ armoredKey: armoredPublic })]);
+    ed25519Imports = [];
+    const texts = ['a', 'b', 'c', 'd'];
+    const signed = await Promise.all(texts.map(async (text) => esm.sign({ message: await esm.createCleartextMessage({ text }), signingKeys: privateKey })));
+    expect(ed25519Imports.filter((usages) => usages.includes('sign'))).to.have.length.at.most(1);
+    const check = async (armoredMessage: string): Promise<boolean> => {
+      const { signatures } = await esm.verify({ message: await esm.readCleartextMessage({ cleartextMessage: armoredMessage }), verificationKeys });
+      return signatures[0]?.verified.then(() => true, () => false) ?? false;
+    };
+    expect(await Promise.all(signed.map(check))).to.deep.equal([true, true, true, true]);
+    expect(ed25519Imports.filter((usages) => usages.includes('verify'))).to.have.length.at.most(1);
+    // The text "a" with the signature made over "b": same key, wrong signature.
+    const swapped = (signed[1] ?? '').replace(/\n\nb\n/, '\n\na\n');
+    expect(swapped).to.not.equal(signed[1]);
+    expect(await check(swapped)).to.equal(false);
   });
 });
