@@ -159,6 +159,8 @@ export function buildDeps(input: DepsInput): Deps {
     {
       maxLag: maxIndexLag, maxWaitMs: input.config.settings.viewWaitMs, probeMs: PACING_PROBE_MS,
       ...(backstop ? { reuseRecentMs: BACKSTOP_FIGURE_REUSE_MS, onHeld: () => warmer.hurry(BACKSTOP_HURRY_MS) } : {}),
+      // A pace below the backstop for the rest of a bulk load that met it (index-pacer.ts); a smaller limit paces every write itself.
+      ...(backstop && input.config.settings.publishCatchUpIndexLag !== undefined ? { catchUpLag: input.config.settings.publishCatchUpIndexLag } : {}),
     },
   );
   const views = new ViewReader(input.config.settings.viewWaitMs, {

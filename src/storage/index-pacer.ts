@@ -54,6 +54,16 @@ export interface IndexPacerOptions {
   reuseRecentMs?: number;
   /** Called each time a request is held, before it sleeps: the index warmer passes beside the writes meanwhile (index-warmer.ts, hurry). */
   onHeld?: () => void;
+  /**
+   * For a limit that is a backstop: once a figure beyond `maxLag` has held a request, the writes
+   * that follow are paced to this smaller lag until a figure shows the indexes fully caught up
+   * (the writes have paused). A bulk load longer than the backstop then ends with at most this
+   * many changes unindexed, so its first readers answer within a second or two instead of
+   * waiting for up to `maxLag` changes (issue 15); a load shorter than the backstop runs at the
+   * store's speed as before. This process's own state, a pace only: another process publishing
+   * into the same database decides from the same figures, and nothing depends on it.
+   */
+  catchUpLag?: number;
 }
 
 export class IndexPacer {
@@ -63,6 +73,8 @@ export class IndexPacer {
   private lastFigure: { started: number; lag: number } | undefined;
   /** Aborted when the node stops: nothing is held any more (release). */
   private readonly stopping = new AbortController();
+  /** A figure beyond maxLag was seen and none at 0 since: writes are paced to catchUpLag. */
+  private catchingUp = false;
 
   constructor(private readonly source: IndexLagSource, private readonly options: IndexPacerOptions) {
     // Every held request's sleep listens to this one signal, and each listener goes when its sleep
@@ -90,7 +102,7 @@ export class IndexPacer {
       } catch {
         return 'unknown';
       }
-      if (lag <= this.options.maxLag) return held ? 'caught_up' : 'current';
+      if (lag <= this.limit()) return held ? 'caught_up' : 'current';
       const left = deadline - Date.now();
       if (left <= 0) return 'gave_up';
       this.options.onHeld?.();
@@ -110,10 +122,22 @@ export class IndexPacer {
     this.stopping.abort();
   }
 
+  /** The lag a request is admitted at now: maxLag, or catchUpLag while a bulk load that met it goes on. */
+  private limit(): number {
+    return this.catchingUp && this.options.catchUpLag !== undefined ? this.options.catchUpLag : this.options.maxLag;
+  }
+
   private recentFigureAdmits(): boolean {
     const { reuseRecentMs } = this.options;
     return reuseRecentMs !== undefined && this.lastFigure !== undefined
-      && performance.now() - this.lastFigure.started < reuseRecentMs && this.lastFigure.lag <= this.options.maxLag / 2;
+      && performance.now() - this.lastFigure.started < reuseRecentMs && this.lastFigure.lag <= this.limit() / 2;
+  }
+
+  /** Catching up starts at a figure beyond maxLag and ends at one that shows the indexes current. */
+  private noteFigure(lag: number): void {
+    if (this.options.catchUpLag === undefined) return;
+    if (lag > this.options.maxLag) this.catchingUp = true;
+    else if (lag === 0) this.catchingUp = false;
   }
 
   /** A figure asked for at or after `since`: the one in flight or last read if it is that recent, else a new one. */
@@ -121,7 +145,11 @@ export class IndexPacer {
     if (this.probe && this.probe.started >= since) return this.probe.lag;
     const started = performance.now();
     const lag = this.source.behind(AbortSignal.timeout(Math.max(100, deadline - Date.now())));
-    lag.then((figure) => { if (!this.lastFigure || this.lastFigure.started <= started) this.lastFigure = { started, lag: figure }; }, () => undefined);
+    lag.then((figure) => {
+      if (this.lastFigure && this.lastFigure.started > started) return;
+      this.lastFigure = { started, lag: figure };
+      this.noteFigure(figure);
+    }, () => undefined);
     this.probe = { started, lag };
     return lag;
   }

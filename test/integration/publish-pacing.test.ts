@@ -84,6 +84,9 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
       await addAccount(node, 'paced', 'paced-password-1');
       const { lags } = await publishAndMeasure(node, 22, 1000);
       expect(Math.max(...lags), `lags after each publish: ${lags.join(', ')}`).to.be.at.most(20000);
+      // Once held, the rest of the load is paced to PUBLISH_CATCH_UP_INDEX_LAG (200 by default):
+      // it ends with the indexes nearly current, not up to 20,000 behind.
+      expect(lags.at(-1), `lags after each publish: ${lags.join(', ')}`).to.be.at.most(200);
       const metrics = await (await fetch(`${node.monitoringUrl}/metrics`)).text();
       const held = metric(metrics, 'lr_publish_paced_total{outcome="caught_up"}');
       const current = metric(metrics, 'lr_publish_paced_total{outcome="current"}');
@@ -158,5 +161,17 @@ describe('publishing paced by the view indexes (PUBLISH_MAX_INDEX_LAG)', functio
     expect(() => loadSettings({ PUBLISH_MAX_INDEX_LAG: '50' })).to.throw(/PUBLISH_MAX_INDEX_LAG: must be a whole number of documents, at least 100, or off/);
     expect(() => loadSettings({ PUBLISH_MAX_INDEX_LAG: 'on' })).to.throw(/PUBLISH_MAX_INDEX_LAG: must be/);
     expect(() => loadSettings({ PUBLISH_MAX_INDEX_LAG: '1000', INDEX_WARMING: 'off' })).to.throw(/PUBLISH_MAX_INDEX_LAG: needs INDEX_WARMING=on/);
+  });
+
+  it('paces the rest of a bulk load that met the backstop to PUBLISH_CATCH_UP_INDEX_LAG: 200 by default, off, or a number below the limit', () => {
+    expect(loadSettings({}).publishCatchUpIndexLag).to.equal(200);
+    expect(loadSettings({ PUBLISH_CATCH_UP_INDEX_LAG: 'off' }).publishCatchUpIndexLag).to.equal(undefined);
+    expect(loadSettings({ PUBLISH_CATCH_UP_INDEX_LAG: '0' }).publishCatchUpIndexLag).to.equal(0);
+    expect(loadSettings({ INDEX_WARMING: 'off' }).publishCatchUpIndexLag).to.equal(undefined);
+    expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: 'off' }).publishCatchUpIndexLag).to.equal(undefined);
+    expect(loadSettings({ PUBLISH_MAX_INDEX_LAG: '150' }).publishCatchUpIndexLag, 'no default above the limit').to.equal(undefined);
+    expect(() => loadSettings({ PUBLISH_CATCH_UP_INDEX_LAG: '20000' })).to.throw(/PUBLISH_CATCH_UP_INDEX_LAG: must be below PUBLISH_MAX_INDEX_LAG \(20000\)/);
+    expect(() => loadSettings({ PUBLISH_CATCH_UP_INDEX_LAG: '100', PUBLISH_MAX_INDEX_LAG: 'off' })).to.throw(/PUBLISH_CATCH_UP_INDEX_LAG: needs PUBLISH_MAX_INDEX_LAG/);
+    expect(() => loadSettings({ PUBLISH_CATCH_UP_INDEX_LAG: 'soon' })).to.throw(/PUBLISH_CATCH_UP_INDEX_LAG: must be a whole number of documents, or off/);
   });
 });

@@ -119,4 +119,37 @@ describe('index pacer: publish answers held to the index rate', () => {
       expect(hurried).to.equal(2);
     });
   });
+
+  describe('catching up (catchUpLag): the rest of a bulk load that met the backstop', () => {
+    const catchingUp = { ...options, reuseRecentMs: 200, catchUpLag: 100 };
+
+    it('admits at the limit until a figure beyond it, then holds each call until the indexes trail by catchUpLag', async () => {
+      // 900: within the limit, not yet catching up. 2000: beyond it, so held to 100, not to 1000.
+      const source = scripted(900, 2000, 1500, 900, 100, 600, 100);
+      const pacer = new IndexPacer(source, catchingUp);
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      expect(source.probes, 'held past 900, which the limit alone admits').to.equal(5);
+      // Still catching up: 600 is within the limit but not within catchUpLag, and no figure was 0.
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      expect(source.probes).to.equal(7);
+    });
+
+    it('ends at a figure that shows the indexes current: the next load runs to the limit again', async () => {
+      const source = scripted(5000, 0, 600);
+      const pacer = new IndexPacer(source, catchingUp);
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      await new Promise((resolve) => setTimeout(resolve, 250)); // past reuseRecentMs: the next call asks
+      expect(await pacer.withinLimit()).to.equal('current');
+      expect(source.probes).to.equal(3);
+    });
+
+    it('without catchUpLag, a held load is admitted at the limit again (as before)', async () => {
+      const source = scripted(2000, 900, 900);
+      const pacer = new IndexPacer(source, { ...options, reuseRecentMs: 200 });
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await pacer.withinLimit()).to.equal('current');
+    });
+  });
 });
