@@ -160,7 +160,12 @@ export function buildDeps(input: DepsInput): Deps {
       maxLag: maxIndexLag, maxWaitMs: input.config.settings.viewWaitMs, probeMs: PACING_PROBE_MS,
       ...(backstop ? { reuseRecentMs: BACKSTOP_FIGURE_REUSE_MS, onHeld: () => warmer.hurry(BACKSTOP_HURRY_MS) } : {}),
       // A pace below the backstop for the rest of a bulk load that met it (index-pacer.ts); a smaller limit paces every write itself.
-      ...(backstop && input.config.settings.publishCatchUpIndexLag !== undefined ? { catchUpLag: input.config.settings.publishCatchUpIndexLag } : {}),
+      ...(backstop && input.config.settings.publishCatchUpIndexLag !== undefined ? {
+        catchUpLag: input.config.settings.publishCatchUpIndexLag,
+        onCatchUp: (catchingUp: boolean, lag: number) => input.logger.info({ lag }, catchingUp
+          ? 'publishing paced to PUBLISH_CATCH_UP_INDEX_LAG: the indexes trail beyond PUBLISH_MAX_INDEX_LAG'
+          : 'publishing at the store\'s speed again: the indexes have caught up'),
+      } : {}),
     },
   );
   const views = new ViewReader(input.config.settings.viewWaitMs, {

@@ -57,13 +57,15 @@ export interface IndexPacerOptions {
   /**
    * For a limit that is a backstop: once a figure beyond `maxLag` has held a request, the writes
    * that follow are paced to this smaller lag until a figure shows the indexes fully caught up
-   * (the writes have paused). A bulk load longer than the backstop then ends with at most this
+   * before a call is held (the writes have paused). A bulk load longer than the backstop then ends with at most this
    * many changes unindexed, so its first readers answer within a second or two instead of
    * waiting for up to `maxLag` changes (issue 15); a load shorter than the backstop runs at the
    * store's speed as before. This process's own state, a pace only: another process publishing
    * into the same database decides from the same figures, and nothing depends on it.
    */
   catchUpLag?: number;
+  /** Called when catching up starts (a figure beyond maxLag) and ends (noteFigure), with that figure. */
+  onCatchUp?: (catchingUp: boolean, lag: number) => void;
 }
 
 export class IndexPacer {
@@ -102,6 +104,7 @@ export class IndexPacer {
       } catch {
         return 'unknown';
       }
+      this.noteFigure(lag, held);
       if (lag <= this.limit()) return held ? 'caught_up' : 'current';
       const left = deadline - Date.now();
       if (left <= 0) return 'gave_up';
@@ -133,11 +136,18 @@ export class IndexPacer {
       && performance.now() - this.lastFigure.started < reuseRecentMs && this.lastFigure.lag <= this.limit() / 2;
   }
 
-  /** Catching up starts at a figure beyond maxLag and ends at one that shows the indexes current. */
-  private noteFigure(lag: number): void {
+  /**
+   * Catching up starts at a figure beyond maxLag and ends when a call finds the indexes current
+   * before it is held: the writes paused. A held call's own figure of 0 does not end it: a
+   * publisher that waits for its answer writes nothing meanwhile, so the indexes it waits for
+   * catch up entirely (the embedded store finishes a view at a time), and its next batch is no pause.
+   */
+  private noteFigure(lag: number, held: boolean): void {
     if (this.options.catchUpLag === undefined) return;
-    if (lag > this.options.maxLag) this.catchingUp = true;
-    else if (lag === 0) this.catchingUp = false;
+    const catchingUp = lag > this.options.maxLag ? true : lag === 0 && !held ? false : this.catchingUp;
+    if (catchingUp === this.catchingUp) return;
+    this.catchingUp = catchingUp;
+    this.options.onCatchUp?.(catchingUp, lag);
   }
 
   /** A figure asked for at or after `since`: the one in flight or last read if it is that recent, else a new one. */
@@ -145,11 +155,7 @@ export class IndexPacer {
     if (this.probe && this.probe.started >= since) return this.probe.lag;
     const started = performance.now();
     const lag = this.source.behind(AbortSignal.timeout(Math.max(100, deadline - Date.now())));
-    lag.then((figure) => {
-      if (this.lastFigure && this.lastFigure.started > started) return;
-      this.lastFigure = { started, lag: figure };
-      this.noteFigure(figure);
-    }, () => undefined);
+    lag.then((figure) => { if (!this.lastFigure || this.lastFigure.started <= started) this.lastFigure = { started, lag: figure }; }, () => undefined);
     this.probe = { started, lag };
     return lag;
   }

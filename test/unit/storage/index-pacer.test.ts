@@ -135,13 +135,26 @@ describe('index pacer: publish answers held to the index rate', () => {
       expect(source.probes).to.equal(7);
     });
 
-    it('ends at a figure that shows the indexes current: the next load runs to the limit again', async () => {
-      const source = scripted(5000, 0, 600);
-      const pacer = new IndexPacer(source, catchingUp);
+    it('ends when a call finds the indexes current before it is held (the writes paused): the next load runs to the limit again', async () => {
+      const source = scripted(5000, 0, 0, 600);
+      const changes: [boolean, number][] = [];
+      const pacer = new IndexPacer(source, { ...catchingUp, onCatchUp: (on, lag) => { changes.push([on, lag]); } });
       expect(await pacer.withinLimit()).to.equal('caught_up');
       await new Promise((resolve) => setTimeout(resolve, 250)); // past reuseRecentMs: the next call asks
       expect(await pacer.withinLimit()).to.equal('current');
-      expect(source.probes).to.equal(3);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await pacer.withinLimit(), '600: within the limit again').to.equal('current');
+      expect(source.probes).to.equal(4);
+      expect(changes).to.deep.equal([[true, 5000], [false, 0]]);
+    });
+
+    it('goes on when only a held call saw the indexes current (the publisher waiting for its answer wrote nothing meanwhile)', async () => {
+      const source = scripted(5000, 0, 600, 100);
+      const pacer = new IndexPacer(source, catchingUp);
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await pacer.withinLimit(), '600 is beyond catchUpLag: held').to.equal('caught_up');
+      expect(source.probes).to.equal(4);
     });
 
     it('without catchUpLag, a held load is admitted at the limit again (as before)', async () => {
