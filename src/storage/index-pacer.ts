@@ -56,12 +56,12 @@ export interface IndexPacerOptions {
   onHeld?: () => void;
   /**
    * For a limit that is a backstop: once a figure beyond `maxLag` has held a request, the writes
-   * that follow are paced to this smaller lag until a figure shows the indexes fully caught up
-   * before a call is held (the writes have paused). A bulk load longer than the backstop then ends with at most this
-   * many changes unindexed, so its first readers answer within a second or two instead of
-   * waiting for up to `maxLag` changes (issue 15); a load shorter than the backstop runs at the
-   * store's speed as before. This process's own state, a pace only: another process publishing
-   * into the same database decides from the same figures, and nothing depends on it.
+   * that follow are paced to this smaller lag, until a call finds the indexes current before it
+   * is held (the writes paused: noteFigure). A bulk load longer than the backstop then ends with
+   * at most this many changes unindexed, so its first readers answer within a second or two
+   * instead of waiting for up to `maxLag` changes (issue 15); a load shorter than the backstop
+   * runs at the store's speed as before. This process's own state, a pace only: another process
+   * publishing into the same database decides from its own figures, and nothing depends on it.
    */
   catchUpLag?: number;
   /** Called when catching up starts (a figure beyond maxLag) and ends (noteFigure), with that figure. */
@@ -75,7 +75,7 @@ export class IndexPacer {
   private lastFigure: { started: number; lag: number } | undefined;
   /** Aborted when the node stops: nothing is held any more (release). */
   private readonly stopping = new AbortController();
-  /** A figure beyond maxLag was seen and none at 0 since: writes are paced to catchUpLag. */
+  /** A figure beyond maxLag was seen, and no call has found the indexes current since before it was held: writes are paced to catchUpLag. */
   private catchingUp = false;
 
   constructor(private readonly source: IndexLagSource, private readonly options: IndexPacerOptions) {
