@@ -49,7 +49,7 @@ import { OwnerPseudonyms } from './domain/ownership.js';
 import { buildDistribution, type Distribution } from './services/distribute/wiring.js';
 import { createPeerFetcher } from './services/distribute/peer-fetch.js';
 import type { AppConfig } from './config/index.js';
-import type { CorsOrigins } from './config/settings.js';
+import { PACING_BACKSTOP_FROM, type CorsOrigins } from './config/settings.js';
 import { buildMonitoring, type Monitoring } from './services/monitoring/wiring.js';
 
 export interface Deps {
@@ -119,15 +119,14 @@ function oaiSchemaDir(projectRoot: string): string {
 const PACING_PROBE_MS = 100;
 
 /**
- * From this PUBLISH_MAX_INDEX_LAG on, the limit is a backstop rather than a pace (the default,
- * 20,000: config/settings.ts): publishing runs at the store's speed until the indexes trail that
+ * From PACING_BACKSTOP_FROM (config/settings.ts) on, PUBLISH_MAX_INDEX_LAG is a backstop rather
+ * than a pace (as its default is): publishing runs at the store's speed until the indexes trail that
  * far. The warmer keeps its quiet rule instead of passing beside every write (which would take
  * CPU from the writes a backstop lets through) until a request is held, then passes beside the
  * writes while requests are held. A figure under a second old and at most half the limit admits
  * a request without asking the store again.
  * Below it the limit paces every write, measured with eager passes (README "After a bulk publish").
  */
-const PACING_BACKSTOP_FROM = 20_000;
 const BACKSTOP_FIGURE_REUSE_MS = 1000;
 /** While requests are held at a backstop, the warmer passes beside the writes, for this long after the last hold. */
 const BACKSTOP_HURRY_MS = 10_000;

@@ -170,6 +170,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const DEFAULT_PUBLISH_MAX_INDEX_LAG = 20_000;
 
 /**
+ * From this PUBLISH_MAX_INDEX_LAG on the limit is a backstop, not a pace: publishing runs at the
+ * store's speed until the indexes trail that far (how deps.ts wires the pacer and the warmer).
+ */
+export const PACING_BACKSTOP_FROM = 20_000;
+
+/**
  * PUBLISH_CATCH_UP_INDEX_LAG by default. Every write paced this tightly, the first pages after a
  * bulk publish came within 0.2-0.3 s on both stores (README "After a bulk publish": 200 at 20k on
  * CouchDB, at 100k on the embedded store, where 1,000 left 2.3 s); as the catch-up pace after the
@@ -202,10 +208,10 @@ export const SETTINGS = [
     return wholeNumber(raw, env, { min: 100, max: MAX_TIMER_MS }, `of milliseconds, from 100 to ${MAX_TIMER_MS} (about 24.8 days)`);
   } },
   { key: 'indexWarming', env: 'INDEX_WARMING', description: 'keep view indexes current as documents arrive, so no request waits for an index build: on or off', default: () => true, parse: onOrOff },
-  { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: 'answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off. Default: 20000 with INDEX_WARMING on (a backstop: a bulk publish runs at the store\'s speed until its indexes trail that far, so the first reads after it never wait for more than that), off without', default: (partial) => (partial.indexWarming === true ? DEFAULT_PUBLISH_MAX_INDEX_LAG : undefined), parse: (raw, env) => {
+  { key: 'publishMaxIndexLag', env: 'PUBLISH_MAX_INDEX_LAG', description: `answer a publish request only once the view indexes trail the database by at most this many documents, so reads after a bulk publish answer at once (the publish then runs at the index rate): a whole number, at least 100, or off. From ${PACING_BACKSTOP_FROM} on it is a backstop: a bulk publish runs at the store's speed until its indexes trail that far, so the first reads after it never wait for more than that. Default: ${DEFAULT_PUBLISH_MAX_INDEX_LAG} with INDEX_WARMING on, off without`, default: (partial) => (partial.indexWarming === true ? DEFAULT_PUBLISH_MAX_INDEX_LAG : undefined), parse: (raw, env) => {
     return raw === 'off' ? undefined : wholeNumber(raw, env, { min: 100 }, 'of documents, at least 100, or off');
   } },
-  { key: 'publishCatchUpIndexLag', env: 'PUBLISH_CATCH_UP_INDEX_LAG', description: 'when PUBLISH_MAX_INDEX_LAG is a backstop (20000 or more): once a bulk publish has met it, pace the rest of that publish to this many unindexed documents, so that it ends with the indexes nearly current and the first reads after it answer at once; publishing runs at the store\'s speed again once the indexes have caught up. A whole number below PUBLISH_MAX_INDEX_LAG, or off (the rest of the publish is held at the backstop only). Default: 200', default: (partial) => (partial.publishMaxIndexLag !== undefined && partial.publishMaxIndexLag > DEFAULT_PUBLISH_CATCH_UP_INDEX_LAG ? DEFAULT_PUBLISH_CATCH_UP_INDEX_LAG : undefined), parse: (raw, env) => {
+  { key: 'publishCatchUpIndexLag', env: 'PUBLISH_CATCH_UP_INDEX_LAG', description: `when PUBLISH_MAX_INDEX_LAG is a backstop (${PACING_BACKSTOP_FROM} or more): once a bulk publish has met it, pace the rest of that publish to this many unindexed documents, so that it ends with the indexes nearly current and the first reads after it answer at once; publishing runs at the store's speed again once the indexes have caught up. A whole number below PUBLISH_MAX_INDEX_LAG, or off (the rest of the publish is held at the backstop only). Default: ${DEFAULT_PUBLISH_CATCH_UP_INDEX_LAG}`, default: (partial) => (partial.publishMaxIndexLag !== undefined && partial.publishMaxIndexLag > DEFAULT_PUBLISH_CATCH_UP_INDEX_LAG ? DEFAULT_PUBLISH_CATCH_UP_INDEX_LAG : undefined), parse: (raw, env) => {
     return raw === 'off' ? undefined : wholeNumber(raw, env, { min: 0 }, 'of documents, or off');
   } },
   { key: 'compressionLevel', env: 'COMPRESSION_LEVEL', description: 'zlib level of gzip and deflate answers, 1 (fastest, the default) to 9 (smallest): each level above 1 costs node CPU on every compressed page for a few per cent fewer bytes', default: () => 1, parse: (raw, env) => {
