@@ -4,6 +4,7 @@
  */
 import * as openpgp from 'openpgp';
 import { canonicalHash, NUMBER_MODE_NULL, type NumberMode } from './canonical-hash.js';
+import { ClearSigner } from './clear-signer.js';
 import { errorMessage, LR_PGP_SIGNING_METHOD, SignatureError, type DigitalSignature } from './lr-pgp.js';
 import { isRecord } from '../is-record.js';
 
@@ -40,6 +41,8 @@ export interface SigningKey {
   key: openpgp.PrivateKey;
   /** The key's primary user id: the default `key_owner`. */
   owner: string | undefined;
+  /** Signs with `key`, its checks done once a second (clear-signer.ts). */
+  signer: ClearSigner;
 }
 
 function checkKeyLocations(keyLocations: readonly string[]): void {
@@ -64,7 +67,7 @@ export async function readSigningKey(privateKeyArmored: string, passphrase: stri
       throw new SignatureError(`cannot decrypt private key: ${errorMessage(err)}`);
     }
   }
-  return { key: privateKey, owner: await primaryUserId(privateKey) };
+  return { key: privateKey, owner: await primaryUserId(privateKey), signer: new ClearSigner(privateKey) };
 }
 
 /** {@link signEnvelope} with a key read once by {@link readSigningKey}. */
@@ -79,12 +82,7 @@ export async function signEnvelopeWith<T extends Record<string, unknown>>(
   const rest: Record<string, unknown> = { ...doc };
   delete rest.digital_signature;
   const hash = canonicalHash(rest, options.numberMode ?? NUMBER_MODE_NULL);
-  const message = await openpgp.createCleartextMessage({ text: hash });
-  const signature = await openpgp.sign({
-    message,
-    signingKeys: signingKey.key,
-    ...(options.date ? { date: options.date } : {}),
-  });
+  const signature = await signingKey.signer.sign(hash, options.date);
 
   const block: DigitalSignature = {
     signature,

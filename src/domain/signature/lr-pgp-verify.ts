@@ -18,6 +18,8 @@ import {
   type NumberMode,
 } from './canonical-hash.js';
 import { errorMessage, LR_PGP_SIGNING_METHOD, type DigitalSignature } from './lr-pgp.js';
+import { verifyClearSigned } from './clear-verifier.js';
+import { fullConfig } from './openpgp-packets.js';
 import { isRecord } from '../is-record.js';
 
 export type VerifyFailureCode =
@@ -172,39 +174,14 @@ export async function verifyEnvelopeSignatureWith(
   const keys = await readKeys();
   if (keys.length === 0) return fail('no-usable-key', 'no readable public key was supplied');
 
-  const config: openpgp.PartialConfig = {};
-  if (options.allowSha1 !== false) {
-    config.rejectMessageHashAlgorithms = new Set([openpgp.enums.hash.md5, openpgp.enums.hash.ripemd]);
-  }
-
-  let verification: openpgp.VerifyMessageResult<string>;
-  try {
-    verification = await openpgp.verify({
-      message,
-      verificationKeys: keys,
-      expectSigned: false,
-      config,
-      ...(options.date ? { date: options.date } : {}),
-    });
-  } catch (err) {
-    return fail('signature-invalid', `signature verification failed: ${errorMessage(err)}`);
-  }
-  // Only the bytes openpgp actually verified count.
-  if (verification.data.trim() !== signedText) {
-    return fail('signature-invalid', 'verified text differs from the clear-signed text');
-  }
-
-  const errors: string[] = [];
-  for (const sig of verification.signatures) {
-    try {
-      await sig.verified;
-    } catch (err) {
-      errors.push(errorMessage(err));
-      continue;
-    }
-    const signer = keys.find((key) => key.getKeys(sig.keyID).length > 0);
-    if (!signer) continue; // cannot happen: openpgp only verifies with the given keys
-    return { ok: true, fingerprint: signer.getFingerprint().toLowerCase(), keyId: sig.keyID.toHex(), numberMode: mode };
+  // openpgp's defaults, with SHA-1 message hashes allowed unless refused (VerifyOptions.allowSha1).
+  const allowSha1 = options.allowSha1 !== false;
+  const config = fullConfig(allowSha1 ? { rejectMessageHashAlgorithms: new Set([openpgp.enums.hash.md5, openpgp.enums.hash.ripemd]) } : {});
+  // As openpgp.verify checks a clear-signed message, its key checks remembered (clear-verifier.ts).
+  const verification = await verifyClearSigned(message, keys, options.date ?? new Date(), config, allowSha1 ? 'sha1' : 'no-sha1');
+  const { signer, keyId, errors } = verification;
+  if (signer !== undefined && keyId !== undefined) {
+    return { ok: true, fingerprint: signer.getFingerprint().toLowerCase(), keyId, numberMode: mode };
   }
   const detail = errors.length > 0 ? errors.join('; ') : 'no signature in the message';
   return fail('signature-invalid', `no valid signature by the given keys: ${detail}`);
