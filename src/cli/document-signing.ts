@@ -6,10 +6,19 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { signEnvelope } from '../domain/signature/lr-pgp-sign.js';
+import { readSigningKey as readPrivateKey, signEnvelopeWith, type SigningKey as ReadKey } from '../domain/signature/lr-pgp-sign.js';
 import { usageError } from './errors.js';
 
-export interface SigningKey { armored: string; passphrase: string | undefined; keyLocations: string[] }
+export interface SigningKey {
+  armored: string;
+  passphrase: string | undefined;
+  keyLocations: string[];
+  /**
+   * The key read and decrypted at the first document, for every document: decrypting is the
+   * passphrase's KDF, made slow on purpose, and a file of thousands of documents paid it for each.
+   */
+  read?: Promise<ReadKey>;
+}
 
 export function readSigningKey(file: string, keyLocations: string[], passphrase: string | undefined): SigningKey {
   if (keyLocations.length === 0) throw usageError('--sign-key needs at least one --key-location URL where verifiers fetch the public key');
@@ -32,5 +41,6 @@ export async function prepareDocument(doc: unknown, fileSha256: string, index: n
   const withId: Record<string, unknown> = { ...(doc as Record<string, unknown>) };
   if (typeof withId.doc_ID !== 'string' || withId.doc_ID === '') withId.doc_ID = derivedDocId(fileSha256, index);
   if (!key) return withId;
-  return signEnvelope(withId, key.armored, key.passphrase, key.keyLocations);
+  key.read ??= readPrivateKey(key.armored, key.passphrase);
+  return signEnvelopeWith(withId, await key.read, key.keyLocations);
 }
