@@ -10,7 +10,7 @@
  */
 import { generateDocument, loadTemplates } from './generate.js';
 import { basicAuthHeader, benchOptions, buildViews, createAccount, prepareStore, report, round, startNodeProcess, type NodeProcess } from './support.js';
-import { replicationSource } from '../src/storage/distribution-outbound.js';
+import { REPLICATION_OPTIONS, replicationSource } from '../src/storage/distribution-outbound.js';
 import { DestinationCredentialsRepository } from '../src/storage/destination-credentials.js';
 
 const options = benchOptions({ docs: 20000, docsEnv: 'BENCH_DISTRIBUTE_DOCS' });
@@ -28,6 +28,19 @@ async function liveCount(db: string): Promise<number> {
 
 /** A database's URL as the replicator reaches it (credentials included: the replicator is a client too). */
 const databaseUrl = (node: NodeProcess, db: string): string => `${node.couch.config.url.replace(/\/+$/, '')}/${encodeURIComponent(db)}`;
+
+/**
+ * CouchDB's replicator waits a random 0 to `startup_jitter` ms (default 5 s) before each job,
+ * ours and raw alike, which moved this bench's ratio by up to half (docs/couchdb.md). Each side
+ * runs with couchdb/local.ini's value instead, the setting a CouchDB serving the node is given; the
+ * server's own value is put back at the end.
+ */
+const JITTER_PATH = '_node/_local/_config/replicator/startup_jitter';
+const jitterBefore = options.couchdb ? await b.couch.request({ path: JITTER_PATH }).then((value) => value as string, () => undefined) : undefined;
+if (options.couchdb) {
+  await b.couch.request({ method: 'PUT', path: JITTER_PATH, body: '0' });
+  process.stderr.write(`CouchDB [replicator] startup_jitter 0 for this run, as couchdb/local.ini sets it (the server's was ${jitterBefore ?? 'unset: 5000'})\n`);
+}
 
 try {
   const a = await startNodeProcess({ node: { node_name: 'node1' }, connections: [{ destination_node_url: b.url, gateway_connection: false, active: true }] }, store);
@@ -69,12 +82,12 @@ try {
   const oursViews = (performance.now() - started) / 1000;
 
   // Raw: the same documents, A's store → a fresh database on B's store, one-shot /_replicate with
-  // the batch sizes distribution uses (src/storage/distribution-outbound.ts); measured even when
+  // the options distribution uses (REPLICATION_OPTIONS); measured even when
   // ours failed, so the run still says what the store can do.
   const rawDb = `${b.names.resourceData}_raw_bench`;
   await b.couch.db.create(rawDb);
   const rawStarted = performance.now();
-  await a.couch.request({ method: 'POST', path: '_replicate', body: { source: replicationSource(a.couch, a.names, a.embedded), target: databaseUrl(b, rawDb), worker_batch_size: 1000, batch_size: 1000, batches_limit: 4 } });
+  await a.couch.request({ method: 'POST', path: '_replicate', body: { source: replicationSource(a.couch, a.names, a.embedded), target: databaseUrl(b, rawDb), ...REPLICATION_OPTIONS } });
   const rawCount = await liveCount(rawDb);
   const raw = rawCount / ((performance.now() - rawStarted) / 1000);
   process.stderr.write(`raw: ${rawCount} documents in ${round((performance.now() - rawStarted) / 1000, 2)} s (${round(raw)} docs/s)\n`);
@@ -85,7 +98,7 @@ try {
   const designs = await b.couch.use(b.names.resourceData).list({ startkey: '_design/', endkey: '_design0', include_docs: true });
   await b.couch.use(rawViewsDb).bulk({ docs: designs.rows.map((row) => { const { _rev, ...doc } = row.doc as unknown as Record<string, unknown>; void _rev; return doc; }) });
   const rawViewsStarted = performance.now();
-  await a.couch.request({ method: 'POST', path: '_replicate', body: { source: replicationSource(a.couch, a.names, a.embedded), target: databaseUrl(b, rawViewsDb), worker_batch_size: 1000, batch_size: 1000, batches_limit: 4 } });
+  await a.couch.request({ method: 'POST', path: '_replicate', body: { source: replicationSource(a.couch, a.names, a.embedded), target: databaseUrl(b, rawViewsDb), ...REPLICATION_OPTIONS } });
   const rawReplicated = (performance.now() - rawViewsStarted) / 1000;
   await buildViews({ couch: b.couch, names: { ...b.names, resourceData: rawViewsDb } });
   const rawViews = (performance.now() - rawViewsStarted) / 1000;
@@ -94,4 +107,5 @@ try {
   report('distribute', ours, raw, 'docs/s');
 } finally {
   await Promise.all(nodes.map((node) => node.close()));
+  if (options.couchdb) await b.couch.request({ method: jitterBefore === undefined ? 'DELETE' : 'PUT', path: JITTER_PATH, ...(jitterBefore === undefined ? {} : { body: jitterBefore }) }).catch(() => undefined);
 }

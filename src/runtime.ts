@@ -80,6 +80,7 @@ async function checkServer(couch: Couch, nodeConfig: () => Promise<NodeConfig>, 
   if (!check) return;
   if (check.fatal) throw new Error(check.fatal);
   for (const warning of check.warnings) logger.warn({ couchdbVersion: check.version }, warning);
+  for (const note of check.notes) logger.info({ couchdbVersion: check.version }, note);
   logger.info({ couchdbVersion: check.version }, 'CouchDB checked');
 }
 

@@ -58,7 +58,7 @@ const BATCH_SIZE = 1000;
  * (CouchDB "Replication Settings"). PouchDB checkpoints after every batch and ignores it.
  */
 const CHECKPOINT_MS = 5000;
-const REPLICATION_OPTIONS = { worker_batch_size: BATCH_SIZE, batch_size: BATCH_SIZE, batches_limit: 4, checkpoint_interval: CHECKPOINT_MS } as const;
+export const REPLICATION_OPTIONS = { worker_batch_size: BATCH_SIZE, batch_size: BATCH_SIZE, batches_limit: 4, checkpoint_interval: CHECKPOINT_MS } as const;
 
 interface ReplicateResponse {
   ok?: boolean; no_changes?: boolean; docs_written?: number; docs_read?: number; doc_write_failures?: number;

@@ -11,6 +11,7 @@ import { storeStatusOf, type Couch } from './couch.js';
 const DEFAULTS = {
   maxDocumentSize: 8_000_000, // [couchdb] max_document_size
   maxHttpRequestSize: 4_294_967_296, // [chttpd] max_http_request_size
+  startupJitterMs: 5000, // [replicator] startup_jitter
 } as const;
 
 export interface ServerSizes {
@@ -37,6 +38,8 @@ export interface ServerCheck {
   version: string;
   /** Readable lines, one per setting that should change. */
   warnings: string[];
+  /** Settings that cost time, not correctness: one line each, for the log at info. */
+  notes: string[];
   /** A requirement the node cannot run without (start-up stops), or undefined. */
   fatal?: string;
 }
@@ -97,9 +100,10 @@ export async function checkCouchServer(couch: Couch, requirements: ServerRequire
   const version = welcome.version;
   const major = Number(version.split('.')[0]);
   if (!(major >= 3)) {
-    return { version, warnings: [], fatal: `CouchDB ${version} is not supported: the node needs Apache CouchDB 3.x (docs/couchdb.md)` };
+    return { version, warnings: [], notes: [], fatal: `CouchDB ${version} is not supported: the node needs Apache CouchDB 3.x (docs/couchdb.md)` };
   }
   const warnings: string[] = [];
+  const notes: string[] = [];
   // Only a server admin may read the configuration, and (with CouchDB 3's defaults) list and
   // create databases, which bootstrap does next: /_session names the roles the user has.
   const session = await read<Session>(couch, '_session');
@@ -107,16 +111,17 @@ export async function checkCouchServer(couch: Couch, requirements: ServerRequire
   if (Array.isArray(roles) && !roles.includes('_admin')) {
     // Given no user, the node is anonymous to CouchDB: no user of CouchDB's is at fault, and
     // bootstrap would only be refused next.
-    if (!requirements.credentials) return { version, warnings, fatal: `${NO_COUCHDB_CREDENTIALS} (CouchDB 3 lets only server admins list and create the node's databases)` };
+    if (!requirements.credentials) return { version, warnings, notes, fatal: `${NO_COUCHDB_CREDENTIALS} (CouchDB 3 lets only server admins list and create the node's databases)` };
     const name = session.ok ? session.body.userCtx?.name : undefined;
     warnings.push(`the node's CouchDB user ${name ? `"${name}" ` : ''}is not a server admin (/_session lists no _admin role): settings were not checked, and CouchDB 3 lets only server admins list and create the node's databases (docs/couchdb.md)`);
-    return { version, warnings };
+    return { version, warnings, notes };
   }
-  const [couchdbSection, chttpdSection] = await Promise.all([read<ConfigSection>(couch, '_node/_local/_config/couchdb'), read<ConfigSection>(couch, '_node/_local/_config/chttpd')]);
+  const section = (name: string): Promise<Read<ConfigSection>> => read<ConfigSection>(couch, `_node/_local/_config/${name}`);
+  const [couchdbSection, chttpdSection, replicatorSection] = await Promise.all([section('couchdb'), section('chttpd'), section('replicator')]);
   if (!couchdbSection.ok || !chttpdSection.ok) {
     const status = statusOf(couchdbSection) ?? statusOf(chttpdSection);
     warnings.push(`cannot read the CouchDB configuration (GET /_node/_local/_config answered ${status ?? 'nothing'}; a proxy in front of CouchDB?): settings were not checked (docs/couchdb.md)`);
-    return { version, warnings };
+    return { version, warnings, notes };
   }
   const couchdb = couchdbSection.body;
   const chttpd = chttpdSection.body;
@@ -134,5 +139,11 @@ export async function checkCouchServer(couch: Couch, requirements: ServerRequire
   }
   const setup = await setupWarning(couch, couchdb.single_node);
   if (setup) warnings.push(setup);
-  return { version, warnings };
+  // Each one-shot job of /distribute waits a random 0 to startup_jitter ms before it starts
+  // (docs/couchdb.md: 0.7-5.1 s for a two-document _replicate with the default, 0.33-0.41 s with 0).
+  const startupJitter = replicatorSection.ok ? numberOr(replicatorSection.body.startup_jitter, DEFAULTS.startupJitterMs) : undefined;
+  if (startupJitter !== undefined && startupJitter > 0) {
+    notes.push(`[replicator] startup_jitter is ${startupJitter} ms: each /distribute waits a random 0 to ${startupJitter} ms before its first document moves; 0 suits a CouchDB whose replications are the node's (docs/couchdb.md)`);
+  }
+  return { version, warnings, notes };
 }

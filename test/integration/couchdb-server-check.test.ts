@@ -42,6 +42,7 @@ async function setConfig(adminUrl: string, section: string, key: string, value: 
   expect([200, 404]).to.include(answer.status);
 }
 
+const infosIn = (logs: string[]): string[] => logs.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.level === 30).map((entry) => entry.msg);
 const warningsIn = (logs: string[]): string[] => logs.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.level === 40).map((entry) => entry.msg);
 
 describe('start-up check of the configured CouchDB', function () {
@@ -82,6 +83,26 @@ describe('start-up check of the configured CouchDB', function () {
       } finally {
         await node.stop();
       }
+    });
+
+    // The server's own setting, switched for this test and put back as it was.
+    it('notes [replicator] startup_jitter while distributions wait for it (CouchDB\'s default), not once it is 0', async () => {
+      const original = await configValue(couch().url, 'replicator', 'startup_jitter');
+      try {
+        await setConfig(couch().url, 'replicator', 'startup_jitter', undefined);
+        const byDefault = await startTestNode({ env: own() });
+        await byDefault.stop();
+        expect(infosIn(byDefault.logs), infosIn(byDefault.logs).join('\n')).to.include('[replicator] startup_jitter is 5000 ms: each /distribute waits a random 0 to 5000 ms before its first document moves; 0 suits a CouchDB whose replications are the node\'s (docs/couchdb.md)');
+        expect(warningsIn(byDefault.logs).filter((w) => w.includes('startup_jitter')), 'a note, not a warning').to.deep.equal([]);
+        await setConfig(couch().url, 'replicator', 'startup_jitter', '0');
+        const none = await startTestNode({ env: own() });
+        await none.stop();
+        expect(infosIn(none.logs).filter((line) => line.includes('startup_jitter'))).to.deep.equal([]);
+        expect(infosIn(none.logs)).to.include('CouchDB checked');
+      } finally {
+        await setConfig(couch().url, 'replicator', 'startup_jitter', original);
+      }
+      expect(await configValue(couch().url, 'replicator', 'startup_jitter')).to.equal(original);
     });
 
     // The server's own setting, switched for this test and put back as it was.
