@@ -57,6 +57,15 @@ export interface VerifyOptions {
   date?: Date;
 }
 
+/**
+ * The two configurations verification runs with, built once (not per document): openpgp's
+ * defaults, and the same with SHA-1 message hashes allowed (VerifyOptions.allowSha1). The node
+ * never changes openpgp's global configuration, so building them at load reads what each call
+ * would have merged.
+ */
+const SHA1_ALLOWED = { name: 'sha1', config: fullConfig({ rejectMessageHashAlgorithms: new Set([openpgp.enums.hash.md5, openpgp.enums.hash.ripemd]) }) };
+const OPENPGP_DEFAULTS = { name: 'no-sha1', config: fullConfig() };
+
 function fail(code: VerifyFailureCode, reason: string): VerifyResult {
   return { ok: false, code, reason };
 }
@@ -174,11 +183,9 @@ export async function verifyEnvelopeSignatureWith(
   const keys = await readKeys();
   if (keys.length === 0) return fail('no-usable-key', 'no readable public key was supplied');
 
-  // openpgp's defaults, with SHA-1 message hashes allowed unless refused (VerifyOptions.allowSha1).
-  const allowSha1 = options.allowSha1 !== false;
-  const config = fullConfig(allowSha1 ? { rejectMessageHashAlgorithms: new Set([openpgp.enums.hash.md5, openpgp.enums.hash.ripemd]) } : {});
   // As openpgp.verify checks a clear-signed message, its key checks remembered (clear-verifier.ts).
-  const verification = await verifyClearSigned(message, keys, options.date ?? new Date(), config, allowSha1 ? 'sha1' : 'no-sha1');
+  const { config, name } = options.allowSha1 !== false ? SHA1_ALLOWED : OPENPGP_DEFAULTS;
+  const verification = await verifyClearSigned(message, keys, options.date ?? new Date(), config, name);
   const { signer, keyId, errors } = verification;
   if (signer !== undefined && keyId !== undefined) {
     return { ok: true, fingerprint: signer.getFingerprint().toLowerCase(), keyId, numberMode: mode };
