@@ -10,7 +10,7 @@
  * then answer at once, but the embedded store (PouchDB) keeps an index per view.
  *
  * Coalesced and bounded: a pass starts once the database has been quiet for `quietMs`, or when
- * the last pass is `maxLagMs` old while writes go on, never two at a time: a bulk load is indexed
+ * the indexes have trailed the writes for `maxLagMs`, never two at a time: a bulk load is indexed
  * once it pauses (or every half minute while it goes on), so warming does not compete with the
  * writes themselves. Nothing here is state another node process
  * needs: two processes warming the same store only ask it the same idempotent question.
@@ -28,7 +28,13 @@ export interface IndexWarmerOptions {
   pollMs: number;
   /** A pass starts when the sequence has not moved for this long... */
   quietMs: number;
-  /** ...or when the last pass ended this long ago while writes continue. */
+  /**
+   * ...or when writes have gone on this long since the indexes were last current: since the first
+   * write after a pass, not since the pass. Counted from the pass, a node idle for longer than
+   * this started a pass at the first write of the next burst, beside it: a 20,000-document
+   * distribution into a node idle for half a minute wrote each batch in 122 ms on CouchDB 3.5
+   * against 73 ms for the same batches without the pass (bench distribute, 2026-12-06).
+   */
   maxLagMs: number;
   /**
    * A pass starts as soon as the database moved, quiet or not: publishing is paced by the indexes
@@ -102,20 +108,23 @@ export class IndexWarmer implements WriteActivity {
 
   private async run(): Promise<void> {
     let lastMoveAt = Date.now();
-    let lastPassAt = 0;
+    /** When a poll first found writes the indexes have not seen (undefined while they are current). */
+    let behindSince: number | undefined;
     while (!this.stopped) {
       try {
         const seq = await this.currentSeq();
         const now = Date.now();
         if (seq !== this.seenSeq) { this.seenSeq = seq; lastMoveAt = now; }
         const behind = seq !== this.warmedSeq;
+        if (!behind) behindSince = undefined;
+        else behindSince ??= now;
         const quiet = now - lastMoveAt >= this.options.quietMs;
-        const overdue = now - lastPassAt >= this.options.maxLagMs;
+        const overdue = behindSince !== undefined && now - behindSince >= this.options.maxLagMs;
         const eager = this.options.eager === true || now < this.hurriedUntil;
         if (behind && (quiet || overdue || this.warmedSeq === -1 || eager)) {
           await this.pass();
           this.warmedSeq = seq;
-          lastPassAt = Date.now();
+          behindSince = undefined;
         }
       } catch (error) {
         // The store may be restarting or a build may have hit the store's own timeout (CouchDB

@@ -9,6 +9,10 @@ import { expect } from 'chai';
 import { startTestNode, addAccount, basicAuth, getJson, postJson, type TestNode } from '../support/node.js';
 import { nsdlDocs } from '../support/documents.js';
 import { onCouchDB } from '../support/store.js';
+import pino from 'pino';
+import { startBareStore, type BareStore } from '../support/bare-store.js';
+import { connectCouch } from '../../src/storage/couch.js';
+import { IndexWarmer } from '../../src/storage/index-warmer.js';
 
 const AUTH = basicAuth('warm', 'warm-password-1');
 
@@ -64,5 +68,39 @@ describe('index warming: views caught up after a bulk publish, with no request',
   it('refuses a setting that is not on or off, naming it', async () => {
     const { loadSettings } = await import('../../src/config/settings.js');
     expect(() => loadSettings({ INDEX_WARMING: 'yes' })).to.throw(/INDEX_WARMING: must be on or off/);
+  });
+});
+
+describe('index warming: the half-minute rule counts from the first write the indexes missed', function () {
+  this.timeout(60000);
+  let store: BareStore;
+  before(async () => {
+    store = await startBareStore('warm-lag');
+    expect((await store.call('PUT', '/docs')).status).to.equal(201);
+    const map = 'function (doc) { emit(doc._id, null); }';
+    expect((await store.call('PUT', '/docs/_design/d', { views: { v: { map } } })).status).to.equal(201);
+  });
+  after(async () => store.stop());
+
+  it('waits maxLagMs after the first write of a burst, however long the node was idle before it', async () => {
+    const [user, password] = Buffer.from(store.authorization.slice('Basic '.length), 'base64').toString('utf8').split(':') as [string, string];
+    // Never quiet during the test: only the lag rule can start a pass after the first one.
+    const maxLagMs = 1500;
+    const warmer = new IndexWarmer(connectCouch({ url: store.url, user, password }), 'docs', [{ ddoc: 'd', views: ['v'] }], pino({ level: 'silent' }), { pollMs: 20, quietMs: 600_000, maxLagMs });
+    warmer.start();
+    try {
+      while (warmer.completedPasses < 1) await delay(20);
+      await delay(maxLagMs + 500);
+      const written = Date.now();
+      expect((await store.call('PUT', '/docs/one', { n: 1 })).status).to.equal(201);
+      await delay(maxLagMs / 3);
+      // Counted from the last pass, the lag had long run out: a pass started at this write.
+      expect(warmer.completedPasses, 'a pass began beside the first write after an idle spell').to.equal(1);
+      while (warmer.completedPasses < 2 && Date.now() - written < 10_000) await delay(20);
+      expect(warmer.completedPasses, 'no pass once the writes had waited maxLagMs').to.equal(2);
+      expect(Date.now() - written).to.be.at.least(maxLagMs);
+    } finally {
+      await warmer.stop();
+    }
   });
 });
