@@ -50,15 +50,26 @@ export function bodyRefusal(error: unknown, limitBytes: number | undefined, sett
  */
 export function textNestsDeeperThan(text: Uint8Array, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const byte = text[i];
-    if (inString) {
-      if (byte === 0x5c) i += 1; // a backslash escapes the next byte
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
+    if (byte === 0x22) i = stringEnd(text, i + 1);
     else if (byte === 0x5b || byte === 0x7b) { depth += 1; if (depth > limit) return true; }
     else if (byte === 0x5d || byte === 0x7d) depth -= 1;
   }
   return false;
+}
+
+/**
+ * The index of the quote that closes the string whose text starts at `from` (text.length when
+ * none does). Most of a document's bytes are string contents (inline XML payloads), so the next
+ * quote is found by indexOf (memchr), not byte by byte: 5% of a distribution destination's CPU
+ * went to the byte loop (a profile, 2026-12-06). A quote after an odd run of backslashes is escaped.
+ */
+function stringEnd(text: Uint8Array, from: number): number {
+  for (let quote = text.indexOf(0x22, from); quote !== -1; quote = text.indexOf(0x22, quote + 1)) {
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === 0x5c) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }
