@@ -15,7 +15,7 @@ import { answeredWith, fetchPeerJson } from './peer-fetch.js';
 import { unanswered, type EntryBase, type OutboundEntry } from './outbound-entry.js';
 
 /** The design-doc filter (design-docs/resource_data/distribute/filters/live_for_destination.js). */
-const REPLICATION_FILTER = 'distribute/live_for_destination';
+export const REPLICATION_FILTER = 'distribute/live_for_destination';
 
 /** What a run asks a destination through: the peer fetcher (peer-fetch.ts) and the store's replicator. */
 export interface DestinationAccess { peers: SafeFetcher; repo: DistributionRepository }
