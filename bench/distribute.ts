@@ -4,8 +4,9 @@
  * baseline): a one-shot CouchDB `_replicate` of the same documents between the same two stores in
  * the same run, with the same batch sizes and the same selection as the node's (its Mango selector
  * on CouchDB, its filter function on the embedded store), no node in between. The same
- * replication without the selection is measured too, and printed on its own line. Goal (issue 15): at least 0.8 of raw. A second line: until every view is current at B
- * as well, against a raw replication into a database with the node's design docs, then built.
+ * replication without the selection is measured too, and printed on its own line.
+ * Goal (issue 15): at least 0.8 of raw. A second line: until every view is current at B as well,
+ * against a raw replication into a database with the node's design docs, then built.
  *   --docs N (BENCH_DISTRIBUTE_DOCS, default 20000)
  *   --couchdb URL (BENCH_COUCHDB_URL): both nodes on that CouchDB 3.x, each with its own DB_PREFIX
  *   (without it each node has its own embedded store)
