@@ -44,14 +44,14 @@ export function createApp(deps: Deps): Koa<NodeState> {
   app.use(inboundProxy(deps.distribution.forwarder, deps.distribution.receiver, deps.gate));
   const routers = [
     nodeInfoRoutes(deps.nodeInfo),
-    publishRoutes(deps.publish, deps.settings, deps.gate),
+    publishRoutes(deps.publish, deps.settings, deps.gate, deps.heavySlots),
     swordRoutes(deps.sword, deps.gate),
     deleteRoutes(deps.remove, deps.settings, deps.nodes, deps.gate),
-    sliceRoutes(deps.slice, deps.settings, deps.gate),
-    obtainRoutes(deps.obtain, deps.settings, deps.gate),
-    harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate),
+    sliceRoutes(deps.slice, deps.settings, deps.gate, deps.heavySlots),
+    obtainRoutes(deps.obtain, deps.settings, deps.gate, deps.heavySlots),
+    harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate, deps.heavySlots),
     authRoutes(deps.authPages),
-    oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate, deps.schemaDir),
+    oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate, deps.schemaDir, deps.heavySlots),
     distributeRoutes(deps.distribution, deps.gate),
     monitoringRoutes(deps.monitoring, deps.gate),
   ];

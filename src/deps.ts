@@ -40,6 +40,7 @@ import { authPagesOptions } from './services/auth/index.js';
 import type { AuthPagesOptions } from './services/auth/auth.routes.js';
 import { SwordService } from './services/sword/sword.service.js';
 import { createEnvelopeValidator } from './validation/envelope-validator.js';
+import { RequestSlots } from './http/request-slots.js';
 import { compileDistributionFilter } from './domain/filters.js';
 import { readFunctionSource } from './storage/design-docs.js';
 import { createSafeFetcher } from './net/safe-fetch.js';
@@ -65,6 +66,8 @@ export interface Deps {
   schemaDir: string;
   settings: ServiceSettings;
   gate: Gate;
+  /** HEAVY_REQUEST_LIMIT: list pages and publish batches handled at once (http/request-slots.ts). */
+  heavySlots: RequestSlots;
   authPages: AuthPagesOptions;
   nodeInfo: NodeInfoService;
   publish: PublishService;
@@ -204,6 +207,7 @@ export function buildDeps(input: DepsInput): Deps {
     schemaDir: oaiSchemaDir(input.projectRoot),
     settings,
     gate,
+    heavySlots: new RequestSlots(input.config.settings.heavyRequestLimit, input.config.settings.viewWaitMs),
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
     nodeInfo: new NodeInfoService(nodes, resources, leases, clock().toISOString(), input.publicUrl),
     publish,

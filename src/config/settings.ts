@@ -57,6 +57,8 @@ export interface Settings {
   incomingRetryLifetimeMs: number;
   /** Worker threads for proxy signing and signature verification; 0 runs them on the event loop (src/domain/signature/signature-pool.ts). */
   signatureWorkers: number;
+  /** List pages and publish batches handled at once by this process (src/http/request-slots.ts); undefined: no limit. */
+  heavyRequestLimit: number | undefined;
   /** OpenID Connect provider of the /auth page; all three set, or none (then /auth says so). */
   oidcIssuer: string | undefined;
   oidcClientId: string | undefined;
@@ -158,6 +160,16 @@ function defaultSignatureWorkers(): number {
   return Math.min(MAX_SIGNATURE_WORKERS, Math.max(0, os.availableParallelism() - 2));
 }
 
+const MAX_HEAVY_REQUESTS = 1024;
+/**
+ * Two per core: 4 on 2 cores, where `bench load` on CouchDB 3.5 served obtain by ID at 338 req/s
+ * with 4 heavy requests at a time, 258 with 8 and 97 with no limit, the pages at the same rate
+ * (src/http/request-slots.ts).
+ */
+function defaultHeavyRequestLimit(): number {
+  return Math.min(MAX_HEAVY_REQUESTS, 2 * os.availableParallelism());
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
@@ -228,6 +240,9 @@ export const SETTINGS = [
   } },
   { key: 'signatureWorkers', env: 'SIGNATURE_WORKERS', description: 'worker threads for proxy signing and signature verification (0: on the event loop, where OpenPGP still hands the cryptography to libuv threads). Default: the cores beyond two', default: defaultSignatureWorkers, parse: (raw, env) => {
     return wholeNumber(raw, env, { max: MAX_SIGNATURE_WORKERS }, `0-${MAX_SIGNATURE_WORKERS}`);
+  } },
+  { key: 'heavyRequestLimit', env: 'HEAVY_REQUEST_LIMIT', description: `list pages (slice, JSON harvest, OAI-PMH, obtain without an ID) and publish batches this process handles at once; the others wait their turn, for at most VIEW_WAIT_MS, then are answered 503 with Retry-After. Light requests (obtain by ID, /status) never wait for them. A whole number 1-${MAX_HEAVY_REQUESTS}, or off. Default: two per core`, default: defaultHeavyRequestLimit, parse: (raw, env) => {
+    return raw === 'off' ? undefined : wholeNumber(raw, env, { min: 1, max: MAX_HEAVY_REQUESTS }, `1-${MAX_HEAVY_REQUESTS} or off`);
   } },
   { key: 'oidcIssuer', env: 'OIDC_ISSUER', description: 'OpenID Connect issuer URL for sign-in at /auth (https; http only on loopback). Unset: /auth says accounts are not managed on the web', default: () => undefined, parse: parseIssuer },
   { key: 'oidcClientId', env: 'OIDC_CLIENT_ID', description: 'client id of this node at the OpenID Connect provider', default: () => undefined, parse: text },

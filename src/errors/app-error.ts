@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'too_many_attempts'
   /** The store is unreachable, refuses the node, is still indexing, or the node is not bootstrapped. */
   | 'store_unavailable'
+  /** Too many list pages and publish batches in progress for longer than a request may wait (src/http/request-slots.ts). */
+  | 'node_busy'
   /** The store refuses the node's credentials, or its user lacks the rights the node needs. */
   | 'store_credentials_refused'
   /** Between binding the port and the end of bootstrap (src/starting-app.ts). */

@@ -13,6 +13,7 @@ import { HARVEST_VERBS, HarvestError, type HarvestVerb } from './harvest-request
 import type { HarvestService } from './harvest.service.js';
 import { answerHarvest, type HarvestAnswer } from './harvest-answer.js';
 import type { Gate } from '../../http/gate.js';
+import type { RequestSlots } from '../../http/request-slots.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 
 /** The largest harvest request body (POST arguments), read before anything else. */
@@ -28,12 +29,16 @@ export function sendHarvestAnswer(ctx: NodeContext, answer: HarvestAnswer): void
   ctx.body = answer.body;
 }
 
-export function harvestRoutes(service: HarvestService, publicUrl: string, settings: ServiceSettings, gate: Gate): Router<NodeState> {
+/** The verbs answered in one of the heavy requests' slots (http/request-slots.ts): the lists. */
+const LIST_VERBS: ReadonlySet<HarvestVerb> = new Set(['listrecords', 'listidentifiers']);
+
+export function harvestRoutes(service: HarvestService, publicUrl: string, settings: ServiceSettings, gate: Gate, slots: RequestSlots): Router<NodeState> {
   const router = new Router<NodeState>();
   // A harvest description that asks for basicauth restricts reading to the node's accounts, as slice's does.
   const restricted = gate.can('read', { when: credentialsRequired(settings, 'harvest') });
   const handle = async (ctx: NodeContext, verb: HarvestVerb, raw: () => Promise<unknown>): Promise<void> => {
-    sendHarvestAnswer(ctx, await answerHarvest(service, verb, `${publicUrl}${ctx.path}`, raw));
+    const answer = () => answerHarvest(service, verb, `${publicUrl}${ctx.path}`, raw);
+    sendHarvestAnswer(ctx, await (LIST_VERBS.has(verb) ? slots.run(ctx, answer) : answer()));
   };
   for (const verb of HARVEST_VERBS) {
     router.get(`/harvest/${verb}`, restricted, (ctx) => handle(ctx, verb, async () => ctx.query));

@@ -21,6 +21,7 @@ import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import { renderOaiResponse } from '../../protocol/oai-pmh/render.js';
 import type { OaiPmhService } from './oai-pmh.service.js';
 import { BadArgument } from './oai-errors.js';
+import type { RequestSlots } from '../../http/request-slots.js';
 
 const SCHEMA_NAME = /^[A-Za-z0-9_.-]+\.xsd$/;
 const FORM_LIMIT = 64 * 1024;
@@ -30,9 +31,15 @@ function pairsOf(encoded: string): [string, string][] {
   return [...new URLSearchParams(encoded)];
 }
 
-async function answer(ctx: NodeContext, service: OaiPmhService, pairs: () => Promise<[string, string][]>): Promise<void> {
+/** Verbs that answer without a list, so never wait for a heavy request's slot (http/request-slots.ts). */
+const SINGLE_VERBS = new Set(['Identify', 'ListMetadataFormats', 'ListSets', 'GetRecord']);
+
+/** Lists take a slot; a GET that names a single-answer verb does not (a POST's verb is in its body, read in the slot). */
+const isList = (ctx: NodeContext): boolean => ctx.method !== 'GET' || !SINGLE_VERBS.has(String(ctx.query.verb));
+
+async function answer(ctx: NodeContext, service: OaiPmhService, slots: RequestSlots, pairs: () => Promise<[string, string][]>): Promise<void> {
   try {
-    const answered = await service.handle(pairs);
+    const answered = await (isList(ctx) ? slots.run(ctx, () => service.handle(pairs)) : service.handle(pairs));
     ctx.status = 200;
     if (answered.kind === 'json') {
       // The JSON metadata prefix: Basic Harvest's JSON (src/services/oai-pmh/json-prefix.ts).
@@ -69,7 +76,7 @@ class AccessUndecided extends Error {
 }
 
 /** `schemaDir`: the XML schemas served at /schemas/ (deps.ts). */
-export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, gate: Gate, schemaDir: string): Router<NodeState> {
+export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, gate: Gate, schemaDir: string, slots: RequestSlots): Router<NodeState> {
   const router = new Router<NodeState>();
   // An OAI-PMH description that asks for basicauth restricts harvesting to the node's accounts
   // (OAI-PMH 2.0 §3.1.2.2 leaves access control to HTTP). An inactive service is not asked about
@@ -92,10 +99,10 @@ export function oaiPmhRoutes(service: OaiPmhService, settings: ServiceSettings, 
       sendOaiFailure(ctx, error.reason);
     }
   };
-  router.get('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => pairsOf(ctx.querystring)));
+  router.get('/OAI-PMH', restricted, (ctx) => answer(ctx, service, slots, async () => pairsOf(ctx.querystring)));
   // POST carries the arguments as a form (OAI-PMH 2.0 §3.1.1.2): a body of any other type has
   // none, and is answered as a request without a verb (badVerb), as an unreadable one is.
-  router.post('/OAI-PMH', restricted, (ctx) => answer(ctx, service, async () => {
+  router.post('/OAI-PMH', restricted, (ctx) => answer(ctx, service, slots, async () => {
     if (!ctx.is('application/x-www-form-urlencoded')) return [];
     try {
       return pairsOf((await readRawBody(ctx, FORM_LIMIT)).toString('utf8'));

@@ -4,9 +4,10 @@ import type { NodeState, NodeContext } from '../../http/context.js';
 import { bodyRefusal, isUnsupportedType, readJsonBody } from '../../http/json-body.js';
 import { sendJsonStream } from '../../http/json-stream.js';
 import { specRefusal } from '../../errors/app-error.js';
-import { fromBody, fromQuery, requestLimitsOf } from './obtain-request.js';
+import { fromBody, fromQuery, requestLimitsOf, type ObtainRequest } from './obtain-request.js';
 import type { ObtainResponse, ObtainService } from './obtain.service.js';
 import type { Gate } from '../../http/gate.js';
+import type { RequestSlots } from '../../http/request-slots.js';
 import { credentialsRequired, type ServiceSettings } from '../service-settings.js';
 
 function send(ctx: NodeContext, response: ObtainResponse): void {
@@ -18,15 +19,20 @@ function send(ctx: NodeContext, response: ObtainResponse): void {
   ctx.body = response.body;
 }
 
-export function obtainRoutes(service: ObtainService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
+/**
+ * `slots`: a list (no ID, or several) is read in one of the heavy requests' slots
+ * (http/request-slots.ts); obtain by one ID never waits for them.
+ */
+export function obtainRoutes(service: ObtainService, settings: ServiceSettings, gate: Gate, slots: RequestSlots): Router<NodeState> {
   const router = new Router<NodeState>();
   // An obtain description that asks for basicauth restricts reading to the node's accounts, as slice's does.
   const restricted = gate.can('read', { when: credentialsRequired(settings, 'obtain') });
   // The request limits the description states (obtain-request.ts), read at each request as the
   // other services read theirs (the description may change while the node runs).
   const limits = async () => requestLimitsOf((await settings.of('obtain')).service_data);
+  const obtain = (ctx: NodeContext, request: ObtainRequest): ReturnType<ObtainService['obtain']> => (request.ids.length === 1 ? service.obtain(request) : slots.run(ctx, () => service.obtain(request)));
   router.get('/obtain', restricted, async (ctx) => {
-    send(ctx, await service.obtain(fromQuery(ctx.query, await limits())));
+    send(ctx, await obtain(ctx, fromQuery(ctx.query, await limits())));
   });
   router.post('/obtain', restricted, async (ctx) => {
     const stated = await limits();
@@ -38,7 +44,7 @@ export function obtainRoutes(service: ObtainService, settings: ServiceSettings, 
       const refusal = bodyRefusal(error, stated.messageBytes, 'service_data.msg_size_limit');
       throw specRefusal(refusal.code, refusal.message);
     }
-    send(ctx, await service.obtain(fromBody(body, stated)));
+    send(ctx, await obtain(ctx, fromBody(body, stated)));
   });
   return router;
 }

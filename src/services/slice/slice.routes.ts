@@ -3,6 +3,7 @@ import { sendJsonStream } from '../../http/json-stream.js';
 import Router from '@koa/router';
 import type { NodeState } from '../../http/context.js';
 import type { Gate } from '../../http/gate.js';
+import type { RequestSlots } from '../../http/request-slots.js';
 import { ServiceSettings, numberSetting, credentialsRequired } from '../service-settings.js';
 import { parseSliceArgs } from './slice-args.js';
 import { SliceStream, type SliceLimits, type SliceService } from './slice.service.js';
@@ -13,7 +14,8 @@ const DEFAULT_ID_LIMIT = 1000;
 
 const positive = (value: number | undefined, fallback: number): number => (value !== undefined && value >= 1 ? Math.floor(value) : fallback);
 
-export function sliceRoutes(service: SliceService, settings: ServiceSettings, gate: Gate): Router<NodeState> {
+/** `slots`: each page is read and built in one of the heavy requests' slots (http/request-slots.ts); a streamed slice is sent outside it. */
+export function sliceRoutes(service: SliceService, settings: ServiceSettings, gate: Gate, slots: RequestSlots): Router<NodeState> {
   const router = new Router<NodeState>();
   // A slice description that asks for basicauth restricts reading to the node's publishing accounts.
   router.get('/slice', gate.can('read', { when: credentialsRequired(settings, 'slice') }), async (ctx) => {
@@ -27,7 +29,7 @@ export function sliceRoutes(service: SliceService, settings: ServiceSettings, ga
       // Without flow control the whole slice is answered, streamed, and never carries a token.
       flowControl: data?.flow_control !== false,
     };
-    const answer = await service.slice(args, limits);
+    const answer = await slots.run(ctx, () => service.slice(args, limits));
     if (answer instanceof SliceStream) {
       sendJsonStream(ctx, answer.chunks);
     } else {

@@ -15,6 +15,8 @@ describe('settings from the environment', () => {
     expect(loadSettings({})).to.include({ couchdbUrl: undefined, publicUrl: undefined, monitoringPort: undefined, oidcIssuer: undefined });
     // The signature workers: one per core beyond the two the event loop and the store keep busy.
     expect(loadSettings({}).signatureWorkers).to.equal(Math.max(0, os.availableParallelism() - 2));
+    // Heavy requests at once: two per core.
+    expect(loadSettings({}).heavyRequestLimit).to.equal(2 * os.availableParallelism());
   });
 
   it('an empty value is unset, not an error', () => {
