@@ -197,6 +197,8 @@ export function buildDeps(input: DepsInput): Deps {
   const harvest = new HarvestService(harvestStore, settings, nodes, tokens, clock);
   // Read by /status through the node database's feed, written by distribution runs.
   const leases = new LeaseRepository(input.couch, input.names, followed.node);
+  const heavySlots = new RequestSlots(input.config.settings.heavyRequestLimit, input.config.settings.viewWaitMs, () => monitoring.metrics.heavyRequestsRefused.inc());
+  monitoring.metrics.watchHeavyRequests(() => heavySlots.busy);
   const linkedPayloads = new LinkedPayloads((allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), LINKED_PAYLOAD_CACHE);
   return {
     logger: input.logger,
@@ -207,7 +209,7 @@ export function buildDeps(input: DepsInput): Deps {
     schemaDir: oaiSchemaDir(input.projectRoot),
     settings,
     gate,
-    heavySlots: new RequestSlots(input.config.settings.heavyRequestLimit, input.config.settings.viewWaitMs),
+    heavySlots,
     authPages: authPagesOptions(input.config.settings, accounts, input.publicUrl, input.config.node.node.node_name),
     nodeInfo: new NodeInfoService(nodes, resources, leases, clock().toISOString(), input.publicUrl),
     publish,

@@ -29,8 +29,8 @@ export class RequestSlots {
   private inUse = 0;
   private readonly waiting: Waiter[] = [];
 
-  /** `limit` undefined: no limit (every request runs at once). */
-  constructor(readonly limit: number | undefined, private readonly waitMs: number) {}
+  /** `limit` undefined: no limit (every request runs at once). `onRefused`: a request waited its longest (for /metrics). */
+  constructor(readonly limit: number | undefined, private readonly waitMs: number, private readonly onRefused: () => void = () => undefined) {}
 
   /** Requests holding a slot, and waiting for one (for /metrics and tests). */
   get busy(): { running: number; waiting: number } { return { running: this.inUse, waiting: this.waiting.length }; }
@@ -60,6 +60,7 @@ export class RequestSlots {
       const waiter: Waiter = { grant: () => { clearTimeout(timer); resolve(); } };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        this.onRefused();
         reject(new AppError(503, 'node_busy', `the node is busy: ${this.limit} list pages and publish batches were in progress for ${this.waitMs / 1000} s; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, true, { retryAfter: BUSY_RETRY_AFTER_SECONDS }));
       }, this.waitMs);
       this.waiting.push(waiter);

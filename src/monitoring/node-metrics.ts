@@ -33,6 +33,8 @@ export class NodeMetrics {
   readonly rangeReads: Counter<'answer' | 'because'>;
   /** Pages read ahead for harvesters following a list, by what became of them (src/storage/read-ahead.ts). */
   readonly readAheadPages: Counter<'outcome'>;
+  /** Heavy requests answered 503 after waiting VIEW_WAIT_MS for a slot (src/http/request-slots.ts). */
+  readonly heavyRequestsRefused: Counter;
   readonly gauges: {
     storeUp: Gauge; storeLatency: Gauge; documentsStored: Gauge; incomingBacklog: Gauge; incomingParked: Gauge;
     viewLag: Gauge<'database' | 'design_doc'>; lastRun: Gauge<'destination'>; lastOutcome: Gauge<'destination' | 'outcome'>;
@@ -67,6 +69,7 @@ export class NodeMetrics {
       name: `${PREFIX}read_ahead_pages_total`, labelNames: ['outcome'], registers,
       help: 'Next pages of harvest, OAI-PMH and obtain lists read while the page before was sent (READ_AHEAD): started; taken by the harvester\'s next request; read_again (taken, but the changes since could not be placed in it); expired unasked; failed (the request read the page itself); full (not read: the pages held were at their bound)',
     });
+    this.heavyRequestsRefused = new Counter({ name: `${PREFIX}heavy_requests_refused_total`, help: 'List pages and publish batches answered 503 after waiting VIEW_WAIT_MS for one of the HEAVY_REQUEST_LIMIT slots of this process', registers });
     this.runDuration = new Histogram({ name: `${PREFIX}distribution_duration_seconds`, help: 'Duration of a distribution run to one destination', labelNames: ['destination'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers });
     this.gauges = {
       storeUp: new Gauge({ name: `${PREFIX}store_up`, help: '1 when CouchDB (or the embedded store) answered the last scrape, else 0', registers }),
@@ -122,5 +125,18 @@ export class NodeMetrics {
     this.runs.inc({ destination: run.destination, outcome: run.outcome });
     if (run.docsWritten) this.sent.inc({ destination: run.destination }, run.docsWritten);
     this.runDuration.observe({ destination: run.destination }, run.seconds);
+  }
+
+  /** The gauge of this process's heavy requests, read from the slots at each scrape (src/http/request-slots.ts). */
+  watchHeavyRequests(busy: () => { running: number; waiting: number }): void {
+    new Gauge({
+      name: `${PREFIX}heavy_requests`, labelNames: ['state'], registers: [this.registry],
+      help: 'List pages and publish batches in this process: running (holding one of the HEAVY_REQUEST_LIMIT slots) and waiting for one',
+      collect() {
+        const { running, waiting } = busy();
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
   }
 }

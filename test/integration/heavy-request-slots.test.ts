@@ -12,6 +12,7 @@ import { startTestNode, addAccount, basicAuth, getJson, postJson, currentStatus,
 import { nsdlDocs } from '../support/documents.js';
 import { generateNodeKeyPair } from '../../src/domain/signature/node-key-pair.js';
 import { signEnvelope } from '../../src/domain/signature/lr-pgp-sign.js';
+import { scrape } from '../support/prometheus.js';
 
 const AUTH = basicAuth('slots', 'slots-password-1');
 const WAIT_MS = 400;
@@ -39,7 +40,7 @@ describe('heavy requests take turns; light ones never wait for them', function (
     await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
     keyUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/key`;
     node = await startTestNode({
-      env: { HEAVY_REQUEST_LIMIT: '1', VIEW_WAIT_MS: String(WAIT_MS) },
+      env: { HEAVY_REQUEST_LIMIT: '1', VIEW_WAIT_MS: String(WAIT_MS), MONITORING_PORT: '0' },
       nodeConfig: { policy: { verify_signatures: true, allow_private_fetch: true } },
     });
     await addAccount(node, 'slots', 'slots-password-1');
@@ -91,6 +92,12 @@ describe('heavy requests take turns; light ones never wait for them', function (
     expect((await getJson(`${node.url}/status`)).status).to.equal(200);
     expect(Date.now() - lightStarted, 'the light requests waited for the slot').to.be.below(WAIT_MS);
 
+    // /metrics says so: the batch holds the only slot; four requests waited their longest.
+    const busy = await scrape(`${node.monitoringUrl}/metrics`);
+    expect(busy.value('lr_heavy_requests', { state: 'running' })).to.equal(1);
+    expect(busy.value('lr_heavy_requests', { state: 'waiting' })).to.equal(0);
+    expect(busy.value('lr_heavy_requests_refused_total')).to.equal(4);
+
     // A heavy request asked before the slot frees runs once it does.
     const queued = getJson(`${node.url}/harvest/listrecords`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -99,6 +106,7 @@ describe('heavy requests take turns; light ones never wait for them', function (
     expect(published.body.OK, JSON.stringify(published.body).slice(0, 300)).to.equal(true);
     expect((published.body.document_results as { OK: boolean }[])[0]?.OK).to.equal(true);
     expect((await queued).status).to.equal(200);
+    expect((await scrape(`${node.monitoringUrl}/metrics`)).value('lr_heavy_requests', { state: 'running' })).to.equal(0);
   });
 
   it('HEAVY_REQUEST_LIMIT takes a whole number from 1 or off, and says so otherwise', async () => {
