@@ -7,7 +7,10 @@ import { credentialsRequired, type ServiceSettings } from '../service-settings.j
 import type { PublishService } from './publish.service.js';
 import { readPublishRequest } from './publish-request.http.js';
 
-/** `slots`: a batch is checked and written in one of the heavy requests' slots, once its body is read (http/request-slots.ts). */
+/**
+ * `slots`: a batch is checked and written in one of the heavy requests' slots, once its body is
+ * read (http/request-slots.ts); its wait for the indexes after that (PUBLISH_MAX_INDEX_LAG) holds none.
+ */
 export function publishRoutes(service: PublishService, settings: ServiceSettings, gate: Gate, slots: RequestSlots): Router<NodeState> {
   const router = new Router<NodeState>();
   router.post('/publish', gate.can('publish', { when: credentialsRequired(settings, 'publish') }), async (ctx) => {
@@ -15,7 +18,7 @@ export function publishRoutes(service: PublishService, settings: ServiceSettings
     const nodeDocuments = service.readNodeDocuments();
     nodeDocuments.catch(() => undefined); // awaited below; a failure before then must not go unhandled
     const { body, account, docLimit } = await readPublishRequest(ctx, settings, 'publish');
-    ctx.body = await slots.run(ctx, () => service.publish(body, account, docLimit, { nodeDocuments }));
+    ctx.body = await service.publish(body, account, docLimit, { nodeDocuments, heavy: (work) => slots.run(ctx, work) });
   });
   return router;
 }

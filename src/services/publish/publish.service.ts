@@ -83,8 +83,13 @@ export class PublishService {
     return this.contexts.read();
   }
 
-  /** `dryRun` (SWORD X-No-Op): every check runs, nothing is written, accepted documents report OK. */
-  async publish(body: unknown, account: Account | undefined, docLimit: number | undefined, options: { dryRun?: boolean; nodeDocuments?: Promise<NodeDocuments> } = {}): Promise<PublishResponse> {
+  /**
+   * `dryRun` (SWORD X-No-Op): every check runs, nothing is written, accepted documents report OK.
+   * `heavy`: runs the batch's checks and writes (the route's turn among heavy requests,
+   * src/http/request-slots.ts); the wait for the indexes after them (PublishPacing) is outside
+   * it, so publish requests held there never keep list pages from running.
+   */
+  async publish(body: unknown, account: Account | undefined, docLimit: number | undefined, options: { dryRun?: boolean; nodeDocuments?: Promise<NodeDocuments>; heavy?: <T>(work: () => Promise<T>) => Promise<T> } = {}): Promise<PublishResponse> {
     // 1. do_not_distribute anywhere in the batch stops everything (spec "Publish", step 1).
     const documents = isRecord(body) ? body.documents : undefined;
     if (Array.isArray(documents) && documents.some((doc) => isRecord(doc) && Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute'))) {
@@ -98,7 +103,8 @@ export class PublishService {
       throw refused(`too many documents: ${documents.length}, the limit is ${docLimit} (service_data.doc_limit)`);
     }
     const { context, node, keys } = this.contexts.contextOf(await (options.nodeDocuments ?? this.readNodeDocuments()), 'publish', documents, account?.submitter);
-    const response = await this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
+    const batch = (): Promise<PublishResponse> => this.processBatch(documents, context, account, String(node.node_id), keys, options.dryRun === true);
+    const response = await (options.heavy ? options.heavy(batch) : batch());
     if (this.pacing && options.dryRun !== true && response.document_results.some((result) => result.OK)) await this.paced(this.pacing);
     return response;
   }
