@@ -157,6 +157,15 @@ describe('index pacer: publish answers held to the index rate', () => {
       expect(source.probes).to.equal(4);
     });
 
+    it('asks again for every call while catching up, however recent the last figure (no reuse)', async () => {
+      // The held call's last figure is 0, then the publisher's next batch lands at once: 600 behind.
+      const source = scripted(5000, 0, 600, 100);
+      const pacer = new IndexPacer(source, catchingUp);
+      expect(await pacer.withinLimit()).to.equal('caught_up');
+      expect(await pacer.withinLimit(), 'admitted on the figure of 0 from before its writes').to.equal('caught_up');
+      expect(source.probes).to.equal(4);
+    });
+
     it('without catchUpLag, a held load is admitted at the limit again (as before)', async () => {
       const source = scripted(2000, 900, 900);
       const pacer = new IndexPacer(source, { ...options, reuseRecentMs: 200 });
