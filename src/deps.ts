@@ -127,7 +127,8 @@ const PACING_PROBE_MS = 100;
  * far. The warmer keeps its quiet rule instead of passing beside every write (which would take
  * CPU from the writes a backstop lets through) until a request is held, then passes beside the
  * writes while requests are held. A figure under a second old and at most half the limit admits
- * a request without asking the store again.
+ * a request without asking the store again, except while a load is caught up to
+ * PUBLISH_CATCH_UP_INDEX_LAG, where every request asks (index-pacer.ts).
  * Below it the limit paces every write, measured with eager passes (README "After a bulk publish").
  */
 const BACKSTOP_FIGURE_REUSE_MS = 1000;
