@@ -18,59 +18,39 @@
  * Per-process, like the event loop it protects: two node processes have a limit each.
  */
 import { AppError } from '../errors/app-error.js';
+import { ConcurrencyLimit } from '../domain/concurrency-limit.js';
 import type { NodeContext } from './context.js';
 
 /** Retry-After of the 503 for a request that waited its longest: the slots turn over within a second or so. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
-interface Waiter { grant(): void }
-
 export class RequestSlots {
-  private inUse = 0;
-  private readonly waiting: Waiter[] = [];
+  /** Undefined: no limit (every request runs at once). */
+  private readonly turns: ConcurrencyLimit | undefined;
 
-  /** `limit` undefined: no limit (every request runs at once). `onRefused`: a request waited its longest (for /metrics). */
-  constructor(readonly limit: number | undefined, private readonly waitMs: number, private readonly onRefused: () => void = () => undefined) {}
+  /** `limit` undefined: no limit. `onRefused`: a request waited its longest (for /metrics). */
+  constructor(readonly limit: number | undefined, private readonly waitMs: number, private readonly onRefused: () => void = () => undefined) {
+    this.turns = limit === undefined ? undefined : new ConcurrencyLimit(limit);
+  }
 
   /** Requests holding a slot, and waiting for one (for /metrics and tests). */
-  get busy(): { running: number; waiting: number } { return { running: this.inUse, waiting: this.waiting.length }; }
+  get busy(): { running: number; waiting: number } { return { running: this.turns?.active ?? 0, waiting: this.turns?.queued ?? 0 }; }
 
   /**
    * `work` in a slot, after waiting for one. A request whose client went away while it waited
    * is not run: its answer would go nowhere (the 503 thrown instead is not sent either).
    */
-  async run<T>(ctx: NodeContext, work: () => Promise<T>): Promise<T> {
-    if (this.limit === undefined) return work();
-    await this.acquire();
-    try {
+  run<T>(ctx: NodeContext, work: () => Promise<T>): Promise<T> {
+    if (!this.turns) return work();
+    return this.turns.run(async () => {
       // The connection, not the request stream (destroyed once its body has been read).
       if (ctx.req.socket.destroyed) throw new AppError(503, 'node_busy', 'the client went away while the request waited for a slot');
-      return await work();
-    } finally {
-      this.release();
-    }
+      return work();
+    }, { maxWaitMs: this.waitMs, timedOut: () => this.refusal() });
   }
 
-  private acquire(): Promise<void> {
-    if (this.inUse < (this.limit as number)) {
-      this.inUse += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = { grant: () => { clearTimeout(timer); resolve(); } };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        this.onRefused();
-        reject(new AppError(503, 'node_busy', `the node is busy: ${this.limit} list pages and publish batches were in progress for ${this.waitMs / 1000} s; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, true, { retryAfter: BUSY_RETRY_AFTER_SECONDS }));
-      }, this.waitMs);
-      this.waiting.push(waiter);
-    });
-  }
-
-  /** The slot passes to the first waiter, if any. */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next.grant();
-    else this.inUse -= 1;
+  private refusal(): AppError {
+    this.onRefused();
+    return new AppError(503, 'node_busy', `the node is busy: ${this.limit} list pages and publish batches were in progress for ${this.waitMs / 1000} s; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, true, { retryAfter: BUSY_RETRY_AFTER_SECONDS });
   }
 }
