@@ -12,6 +12,9 @@ export interface BareStore {
   /** The store's root URL, and the admin's Basic credential for requests made another way. */
   url: string;
   authorization: string;
+  /** The admin's name and password, for a client of the node's own (connectCouch). */
+  user: string;
+  password: string;
   dataDir: string;
   call(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Stops the store and deletes its data directory, unless `keepData` (to start it again on it). */
@@ -34,6 +37,8 @@ export async function startBareStore(name: string, options: BareStoreOptions = {
   return {
     url: couch.url,
     authorization,
+    user,
+    password,
     dataDir,
     async call(method, urlPath, body) {
       const response = await fetch(`${couch.url}${urlPath}`, { method, headers: { authorization, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
