@@ -14,30 +14,18 @@
  *   --couchdb URL (BENCH_COUCHDB_URL)
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { benchOptions, loadBenchCorpus, prepareStore, report, round, startNodeProcess, storeEndpoint } from './support.js';
+import { cpuSeconds } from './lib/cpu.js';
+import { startFront } from './lib/front-process.js';
 
 const options = benchOptions({ docs: 10000, docsEnv: 'BENCH_DOCS' });
 const couchdb = await prepareStore(options.couchdb);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc's CPU times on Linux
 const docId = (i: number): string => `bench-${i.toString().padStart(7, '0')}`;
 const randomId = (): string => docId(Math.floor(Math.random() * options.docs));
-
-/** CPU seconds a process has used (user + system), from /proc/<pid>/stat; 0 once it is gone. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime (fields 14 and 15)
-  } catch {
-    return 0;
-  }
-}
 
 /** The machine's busy and total CPU time so far, from /proc/stat's first line. */
 function machineTicks(): { busy: number; total: number } {
@@ -60,18 +48,6 @@ async function run(name: string, url: string, request: () => { path: string; hea
   };
 }
 
-/** A minimal front (bench/lib/minimal-front.ts) in its own process, as the node is. */
-async function startFront(transport: 'undici' | 'fetch', store: { url: string; auth: string }, db: string): Promise<{ url: string; child: ChildProcess }> {
-  const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib', 'minimal-front.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin!.end(`${JSON.stringify({ store: store.url, auth: store.auth, db, transport, connections: CONNECTIONS })}\n`);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString('utf8')) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`minimal front (${transport}) exited ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
 const node = await startNodeProcess({}, couchdb);
 const fronts: ChildProcess[] = [];
 try {
@@ -84,7 +60,7 @@ try {
   const obtain = (): { path: string } => ({ path: `/obtain?request_ID=${randomId()}&by_doc_ID=T` });
   const runs: Run[] = [await run('raw', store.url, raw, undefined, store.pid())];
   for (const transport of ['undici', 'fetch'] as const) {
-    const front = await startFront(transport, store, db);
+    const front = await startFront({ store: store.url, auth: store.auth, db, transport, connections: CONNECTIONS });
     fronts.push(front.child);
     runs.push(await run(`front (${transport})`, front.url, obtain, front.child.pid, store.pid()));
     front.child.kill('SIGTERM');

@@ -9,9 +9,15 @@
  *   record (what a harvester asking a NSDL node for oai_dc meets); by default the records are oai_dc.
  *   BENCH_ACCEPT_ENCODING=identity: the harvests ask for no compression (bench/lib/pages.ts).
  * Goals: at least 0.7 of raw and 1,000 records/s; page 1,000 within 1.5x page 1; RSS flat, < 300 MB.
+ * Beside each harvest, the CPU each process spent per page (the store's for CouchDB when
+ * BENCH_COUCHDB_PID names its beam.smp); and the JSON harvest through a minimal Node front
+ * (bench/lib/minimal-front.ts: the same view pages, parsed, mapped and serialised, nothing more),
+ * the floor a ratio goal can be read against on a machine whose cores the three processes share.
  */
-import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore } from './support.js';
+import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore, storeEndpoint, storePid } from './support.js';
 import { harvestJson, harvestOai, median } from './lib/pages.js';
+import { cpuMeter } from './lib/cpu.js';
+import { startFront } from './lib/front-process.js';
 import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'HARVEST_DOCS', page: 100, pageEnv: 'HARVEST_PAGE' });
@@ -53,21 +59,38 @@ try {
   let rssPeak = rssStart;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssOf(node.pid)); }, 50);
 
+  // Each harvest with the CPU its processes spent per page of it.
+  const storeProcess = storePid(node);
+  const client = process.pid;
+  const metered = async <R extends { pages: unknown[] }>(processes: Record<string, number | undefined>, harvest: () => Promise<R>): Promise<R & { cpu: string }> => {
+    const meter = cpuMeter(processes);
+    const result = await harvest();
+    return { ...result, cpu: meter.per(result.pages.length, 'page') };
+  };
+  const ours = { store: storeProcess, node: node.pid, client };
   // oai_dc lists every document (src/services/oai-pmh/oai-dc.ts): the node reads the by_node_timestamp view for it.
-  const raw = CROSSWALKED
-    ? await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {})
-    : await rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: [codeUnitKey('oai_dc')], endkey: [codeUnitKey('oai_dc'), {}] });
-  const oai = await harvestOai(node.url, 'oai_dc');
-  const rawJson = await rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {});
-  const json = await harvestJson(node.url);
+  const raw = await metered({ store: storeProcess, client }, () => (CROSSWALKED
+    ? rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {})
+    : rawViewPages(node, 'oai-pmh', 'by_schema', PAGE, { startkey: [codeUnitKey('oai_dc')], endkey: [codeUnitKey('oai_dc'), {}] })));
+  const oai = await metered(ours, () => harvestOai(node.url, 'oai_dc'));
+  const rawJson = await metered({ store: storeProcess, client }, () => rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {}));
+  const json = await metered(ours, () => harvestJson(node.url));
   clearInterval(sampler);
   const rssEnd = rssOf(node.pid);
-  for (const [name, count] of [['raw oai_dc', raw.count], ['ListRecords', oai.count], ['raw', rawJson.count], ['listrecords', json.count]] as const) {
+  // The floor: the same JSON harvest through the least a Node front does, in its own process as the node is.
+  const endpoint = storeEndpoint(node, store);
+  const front = await startFront({ store: endpoint.url, auth: endpoint.auth, db: node.names.resourceData, transport: 'fetch', connections: 1, page: PAGE });
+  const floor = await metered({ store: storeProcess, front: front.child.pid, client }, () => harvestJson(front.url)).finally(() => front.child.kill('SIGTERM'));
+  for (const [name, count] of [['raw oai_dc', raw.count], ['ListRecords', oai.count], ['raw', rawJson.count], ['listrecords', json.count], ['minimal front', floor.count]] as const) {
     if (count !== TOTAL) throw new Error(`${name} read ${count} records, ${TOTAL} are stored`);
   }
   const rate = (r: { count: number; seconds: number }): number => r.count / r.seconds;
   process.stdout.write(`OAI-PMH ListRecords oai_dc${CROSSWALKED ? ' (crosswalked from nsdl_dc)' : ''}: ${round(rate(oai))} records/s; raw view read ${round(rate(raw))} records/s; ratio ${round(rate(oai) / rate(raw), 2)}\n`);
+  process.stdout.write(`  ${oai.cpu}; raw: ${raw.cpu}\n`);
   process.stdout.write(`JSON listrecords: ${round(rate(json))} records/s; raw view read ${round(rate(rawJson))} records/s; ratio ${round(rate(json) / rate(rawJson), 2)}\n`);
+  process.stdout.write(`  ${json.cpu}; raw: ${rawJson.cpu}\n`);
+  process.stdout.write(`JSON listrecords through a minimal Node front (the floor): ${round(rate(floor))} records/s; ratio ${round(rate(floor) / rate(rawJson), 2)} of the raw read; the node ${round(rate(json) / rate(floor), 2)} of it\n`);
+  process.stdout.write(`  ${floor.cpu}\n`);
 
   // Page 1 versus page 1,000 (or the deepest page of a smaller corpus): stateless tokens can be replayed.
   const deepIndex = Math.min(998, oai.tokens.length - 1);

@@ -7,10 +7,14 @@
  * name, which the node signs with its key: the default `proxy_sign` path).
  *   --docs N (BENCH_DOCS, default 20000) documents per measurement (signed: at most 5,000)
  *   --couchdb URL (BENCH_COUCHDB_URL): the node and the raw _bulk_docs on that CouchDB 3.x
+ * Beside each comparison, the CPU each process spent per batch (the store's for CouchDB when
+ * BENCH_COUCHDB_PID names its beam.smp): one client sends one batch after another, so the
+ * node's CPU per batch lies before the store's write of it in each batch's time.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startNodeProcess, basicAuthHeader, report, round, benchOptions, prepareStore, createAccount, type NodeProcess } from './support.js';
+import { startNodeProcess, basicAuthHeader, report, round, benchOptions, prepareStore, createAccount, storePid, type NodeProcess } from './support.js';
+import { cpuMeter } from './lib/cpu.js';
 import { generateDocument, loadTemplates } from './generate.js';
 import { nodeTimestamp } from '../src/domain/timestamps.js';
 import { generateNodeKeyPair } from '../src/domain/signature/node-key-pair.js';
@@ -59,13 +63,23 @@ const node = await startNodeProcess({}, store, WARMING_OFF);
 try {
   const auth = await withAccount(node);
   let offset = 0;
+  const storeProcess = storePid(node);
   for (const batch of [100, 1000]) {
-    const raw = await rawBulk(node, corpus(offset), batch);
+    const batches = TOTAL / batch;
+    // The documents are generated before each meter starts: the client's CPU is its sending only.
+    const rawDocs = corpus(offset);
+    const rawMeter = cpuMeter({ store: storeProcess, client: process.pid });
+    const raw = await rawBulk(node, rawDocs, batch);
+    const rawCpu = rawMeter.per(batches, 'batch');
     offset += TOTAL;
-    const ours = await publishAll(node.url, auth, corpus(offset), batch);
+    const ourDocs = corpus(offset);
+    const oursMeter = cpuMeter({ store: storeProcess, node: node.pid, client: process.pid });
+    const ours = await publishAll(node.url, auth, ourDocs, batch);
+    const oursCpu = oursMeter.per(batches, 'batch');
     offset += TOTAL;
     results[batch] = { ours, raw };
     process.stdout.write(`batches of ${batch}: publish ${round(ours)} docs/s, raw _bulk_docs ${round(raw)} docs/s, ratio ${round(ours / raw, 2)}\n`);
+    process.stdout.write(`  ${oursCpu}, ${round(batch / ours * 1000)} ms a batch; raw: ${rawCpu}, ${round(batch / raw * 1000)} ms a batch\n`);
   }
   // Proxy signing (default policy): unsigned documents whose submitter is the account's own name.
   const count = Math.min(TOTAL, 5000);
