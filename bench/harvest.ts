@@ -16,7 +16,7 @@
  */
 import { startNodeProcess, report, round, rawViewPages, secondsSince, rssOf, loadBenchCorpus, buildViews, benchOptions, prepareStore, storeEndpoint, storePid } from './support.js';
 import { harvestJson, harvestOai, median } from './lib/pages.js';
-import { cpuMeter } from './lib/cpu.js';
+import { cpuMeter, type Processes } from './lib/cpu.js';
 import { startFront } from './lib/front-process.js';
 import { codeUnitKey } from '../src/storage/view-keys.js';
 
@@ -62,12 +62,12 @@ try {
   // Each harvest with the CPU its processes spent per page of it.
   const storeProcess = storePid(node);
   const client = process.pid;
-  const metered = async <R extends { pages: unknown[] }>(processes: Record<string, number | undefined>, harvest: () => Promise<R>): Promise<R & { cpu: string }> => {
+  const metered = async <R extends { pages: unknown[] }>(processes: Processes, harvest: () => Promise<R>): Promise<R & { cpu: string }> => {
     const meter = cpuMeter(processes);
     const result = await harvest();
     return { ...result, cpu: meter.per(result.pages.length, 'page') };
   };
-  const ours = { store: storeProcess, node: node.pid, client };
+  const ours: Processes = { store: storeProcess, node: node.pid, client };
   // oai_dc lists every document (src/services/oai-pmh/oai-dc.ts): the node reads the by_node_timestamp view for it.
   const raw = await metered({ store: storeProcess, client }, () => (CROSSWALKED
     ? rawViewPages(node, 'harvest', 'by_node_timestamp', PAGE, {})
