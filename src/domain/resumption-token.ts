@@ -26,12 +26,13 @@ export interface TokenPayload {
 }
 
 /**
- * The layout of the view keys a cursor holds. 2: text users choose is keyed as code units
- * (src/storage/view-keys.ts, session 25); a cursor of layout 1 (no `v`) holds doc_IDs as text,
- * which would resume at an arbitrary place in the new keys: such a token is refused with a reason
- * that says to start the list again.
+ * The layout of the view keys a cursor holds. 3: text users choose is keyed as code units in
+ * digits and lower-case letters, one character for most (src/storage/view-keys.ts, session 32).
+ * 2: 4 hex digits a code unit (session 25). 1 (no `v`): doc_IDs as text. A cursor of another
+ * layout would resume at an arbitrary place in the new keys: such a token is refused with a
+ * reason that says to start the list again.
  */
-export const KEY_LAYOUT = 2;
+export const KEY_LAYOUT = 3;
 
 /**
  * Services whose cursor holds no view key: slice's is a node_timestamp and a doc_ID as they are

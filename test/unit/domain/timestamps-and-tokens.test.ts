@@ -57,9 +57,15 @@ describe('resumption tokens', () => {
   });
 
   it('refuse a token of an earlier view key layout (issued before an upgrade changed the indexes), saying to start again', () => {
-    const body = Buffer.from(JSON.stringify({ s: 'obtain:all', q, k: ['2024-01-02', 'doc-9'], n: 10, t: now })).toString('base64url');
-    const earlier = `${body}.${createHmac('sha256', Buffer.from(SECRET, 'hex')).update(body).digest('base64url')}`;
-    expect(codec.decode(earlier, 'obtain:all', q)).to.deep.equal({ ok: false, reason: 'the resumption token was issued before this node was upgraded (its indexes changed): start the list again' });
+    const signed = (payload: Record<string, unknown>): string => {
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${body}.${createHmac('sha256', Buffer.from(SECRET, 'hex')).update(body).digest('base64url')}`;
+    };
+    const refusal = { ok: false, reason: 'the resumption token was issued before this node was upgraded (its indexes changed): start the list again' };
+    // Layout 1 (no `v`: doc_IDs as text) and layout 2 (4 hex digits a code unit).
+    expect(codec.decode(signed({ s: 'obtain:all', q, k: ['2024-01-02', 'doc-9'], n: 10, t: now }), 'obtain:all', q)).to.deep.equal(refusal);
+    expect(codec.decode(signed({ s: 'obtain:all', q, k: ['2024-01-02', '0064006f0063002d0039'], n: 10, t: now, v: 2 }), 'obtain:all', q)).to.deep.equal(refusal);
+    expect(KEY_LAYOUT).to.equal(3);
     expect(peekPayload(token)).to.deep.include({ v: KEY_LAYOUT });
   });
 

@@ -5,14 +5,22 @@ function (doc) {
   // document (payload_placement "none"), with a node_timestamp.
   // node_timestamp is fixed width, so string order is time order, and a "YYYY-MM-DD" key sorts
   // before every timestamp of that day: from/until are plain range bounds.
-  // id_key is key(doc_ID), 4 hex digits per UTF-16 unit: it collates the same under CouchDB's
+  // id_key is key(doc_ID), its UTF-16 units encoded (below): it collates the same under CouchDB's
   // ICU collation and under JavaScript string order, so the service can merge rows of several
   // ranges by (node_timestamp, doc_ID) and page by keyset without ever disagreeing with the view.
-  // codeUnitKey (src/storage/view-keys.ts): text as 4 hex digits per UTF-16 unit, so a key
-  // matches exactly and orders the same under CouchDB's ICU collation and the embedded store's.
+  // codeUnitKey (src/storage/view-keys.ts): each UTF-16 unit as digits and lower-case letters,
+  // in code-unit order, so a key matches exactly and orders the same under CouchDB's ICU
+  // collation and the embedded store's.
   function key(text) {
-    var out = '';
-    for (var i = 0; i < text.length; i++) out += ('000' + text.charCodeAt(i).toString(16)).slice(-4);
+    var out = '', unit, i, symbols = '0123456789abcdefghijklmnopqrstuvwxyz';
+    for (i = 0; i < text.length; i++) {
+      unit = text.charCodeAt(i);
+      if (unit >= 48 && unit <= 57) out += symbols.charAt(unit - 47);
+      else if (unit >= 97 && unit <= 119) out += symbols.charAt(unit - 85);
+      else if (unit < 48) out += '0' + ('0' + unit.toString(16)).slice(-2);
+      else if (unit < 97) out += 'b' + unit.toString(16);
+      else out += 'z' + ('000' + unit.toString(16)).slice(-4);
+    }
     return out;
   }
   if (doc.doc_type !== 'resource_data' || doc.node_deleted) return;
