@@ -19,12 +19,13 @@ import autocannon from 'autocannon';
 import { benchOptions, loadBenchCorpus, prepareStore, report, round, startNodeProcess, storeEndpoint } from './support.js';
 import { cpuSeconds } from './lib/cpu.js';
 import { startFront } from './lib/front-process.js';
+import { benchDocId } from './generate.js';
 
 const options = benchOptions({ docs: 10000, docsEnv: 'BENCH_DOCS' });
 const couchdb = await prepareStore(options.couchdb);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const docId = (i: number): string => `bench-${i.toString().padStart(7, '0')}`;
+const docId = benchDocId;
 const randomId = (): string => docId(Math.floor(Math.random() * options.docs));
 
 /** The machine's busy and total CPU time so far, from /proc/stat's first line. */

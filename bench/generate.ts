@@ -2,6 +2,7 @@
  * Realistic resource data documents for benchmarks: NSDL DC envelopes shaped like the sample
  * corpus (test/fixtures/corpus), with varied submitters, tags, locators and schemas.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,16 @@ export function loadTemplates(): Doc[] {
   });
 }
 
+/**
+ * The doc_ID of document number i: a urn:uuid, as the node gives a document published without one
+ * (the NSDL corpus has none), so the view keys, which hold it, are as long as a real node's.
+ * Deterministic, so a raw load and the node's publish store the same ids.
+ */
+export function benchDocId(i: number): string {
+  const hex = createHash('md5').update(`bench-${i}`).digest('hex');
+  return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** Document number i of a deterministic corpus (unsigned, no doc_ID: publish assigns it, or give one). */
 export function generateDocument(i: number, templates: Doc[], withId = false): Doc {
   const template = templates[i % templates.length] as Doc;
@@ -27,7 +38,7 @@ export function generateDocument(i: number, templates: Doc[], withId = false): D
   keys.push(`topic-${i % 500}`, `batch-${Math.floor(i / 1000)}`);
   return {
     ...template,
-    ...(withId ? { doc_ID: `bench-${i.toString().padStart(7, '0')}` } : {}),
+    ...(withId ? { doc_ID: benchDocId(i) } : {}),
     resource_locator: `http://example.org/resource/${i}`,
     identity: { submitter: SUBMITTERS[i % SUBMITTERS.length], submitter_type: 'agent', curator: `curator-${i % 50}` },
     keys,

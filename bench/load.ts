@@ -13,7 +13,7 @@
 import autocannon from 'autocannon';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startNodeProcess, loadBenchCorpus, report, round, rssOf, benchOptions, prepareStore, buildViews, storeEndpoint } from './support.js';
-import { generateDocument, loadTemplates } from './generate.js';
+import { benchDocId, generateDocument, loadTemplates } from './generate.js';
 import { codeUnitKey } from '../src/storage/view-keys.js';
 
 const options = benchOptions({ docs: 100000, docsEnv: 'BENCH_DOCS', page: 100, pageEnv: 'BENCH_PAGE' });
@@ -35,7 +35,7 @@ const KINDS: Kind[] = process.env.BENCH_KINDS ? process.env.BENCH_KINDS.split(',
 interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number; detail: string }
 
 const randomInt = (n: number): number => Math.floor(Math.random() * n);
-const docId = (i: number): string => `bench-${i.toString().padStart(7, '0')}`;
+const docId = benchDocId;
 const randomDay = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString().slice(0, 10);
 const randomStamp = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString();
 
