@@ -25,8 +25,7 @@ const options = benchOptions({ docs: 10000, docsEnv: 'BENCH_DOCS' });
 const couchdb = await prepareStore(options.couchdb);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const docId = benchDocId;
-const randomId = (): string => docId(Math.floor(Math.random() * options.docs));
+const randomId = (): string => benchDocId(Math.floor(Math.random() * options.docs));
 
 /** The machine's busy and total CPU time so far, from /proc/stat's first line. */
 function machineTicks(): { busy: number; total: number } {

@@ -35,7 +35,6 @@ const KINDS: Kind[] = process.env.BENCH_KINDS ? process.env.BENCH_KINDS.split(',
 interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number; detail: string }
 
 const randomInt = (n: number): number => Math.floor(Math.random() * n);
-const docId = benchDocId;
 const randomDay = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString().slice(0, 10);
 const randomStamp = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString();
 
@@ -94,8 +93,8 @@ const { url: storeUrl, auth: storeAuth, pid: storeProcess } = storeEndpoint(node
 const RESOURCE_DATA = `/${node.names.resourceData}`;
 const templates = loadTemplates();
 let published = TOTAL;
-const publishBody = (): string => JSON.stringify({ documents: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), doc_ID: docId(i) }; }) });
-const rawBulkBody = (): string => JSON.stringify({ docs: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), _id: docId(i), doc_ID: docId(i), doc_type: 'resource_data', node_timestamp: new Date().toISOString() }; }) });
+const publishBody = (): string => JSON.stringify({ documents: Array.from({ length: 10 }, () => { const i = (published += 1); return generateDocument(i, templates, true); }) });
+const rawBulkBody = (): string => JSON.stringify({ docs: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), _id: benchDocId(i), doc_ID: benchDocId(i), doc_type: 'resource_data', node_timestamp: new Date().toISOString() }; }) });
 const viewBody = (startkey: unknown, endkey: unknown): string => JSON.stringify({ startkey, endkey, limit: PAGE + 1, include_docs: true });
 const schema = String((templates[0]?.payload_schema as string[] | undefined)?.[0] ?? 'nsdl_dc').toLowerCase();
 
@@ -106,8 +105,8 @@ function requestFor(kind: Kind, target: 'node' | 'store'): () => { method: strin
   const view = (ddoc: string, name: string): string => `${RESOURCE_DATA}/_design/${ddoc}/_view/${name}`;
   switch (kind) {
     case 'obtain': return target === 'node'
-      ? () => ({ method: 'GET', path: `/obtain?request_ID=${docId(randomInt(TOTAL))}&by_doc_ID=T` })
-      : () => ({ method: 'GET', path: `${RESOURCE_DATA}/${docId(randomInt(TOTAL))}`, headers: store });
+      ? () => ({ method: 'GET', path: `/obtain?request_ID=${benchDocId(randomInt(TOTAL))}&by_doc_ID=T` })
+      : () => ({ method: 'GET', path: `${RESOURCE_DATA}/${benchDocId(randomInt(TOTAL))}`, headers: store });
     case 'slice': return target === 'node'
       ? () => ({ method: 'GET', path: `/slice?any_tags=topic-${randomInt(500)}&from=${randomDay()}` })
       : () => { const tag = codeUnitKey(`topic-${randomInt(500)}`); return { method: 'POST', path: view('slice', 'by_tag'), headers: store, body: viewBody([tag, randomDay()], [tag, {}]) }; };
