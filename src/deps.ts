@@ -185,7 +185,7 @@ export function buildDeps(input: DepsInput): Deps {
   const unansweredForMs = Math.min(30_000, Math.floor(input.config.settings.incomingRetryMs / 2));
   const keys = new KeyResolver(nodes, (allowPrivate) => (allowPrivate ? fetchers.private : fetchers.public), input.logger, unansweredForMs);
   const signatures = new SignaturePool(input.config.settings.signatureWorkers);
-  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs', 'resource_data', 'distribute', 'filters', 'live_for_destination.js'))), keys, signatures, createPolicyReader());
+  const checks = new DocumentChecks(createEnvelopeValidator(), compileDistributionFilter(readFunctionSource(path.join(input.projectRoot, 'design-docs'), 'resource_data/distribute/filters/live_for_destination.js')), keys, signatures, createPolicyReader());
   const settings = new ServiceSettings(nodes);
   const harvestStore = new HarvestRepository(input.couch, input.names, views);
   const tokens = new TokenCodec(input.tokenSecret);

@@ -41,44 +41,69 @@ export const RETIRED_DESIGN_DOCS: readonly { db: DatabaseKey; id: string }[] = [
 
 const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'incoming_parked', 'node', 'community', 'network', 'accounts'];
 
-/** Reads one function file; PouchDB wraps it as `(<source>)(doc)`, so it must be exactly one function expression. */
-export function readFunctionSource(file: string): string {
-  const source = fs.readFileSync(file, 'utf8').trim().replace(/;$/, '');
+/**
+ * A line `// @include lib/<name>.js` in a function file stands for that shared file
+ * (design-docs/lib/), indented as the line is. CouchDB's map functions can `require()` only from
+ * the design doc's own `views.lib`, and the embedded store's map functions cannot at all ("Modules"
+ * in CouchDB's query server docs), so one shared helper is spliced in here, before push: the
+ * store is handed the same self-contained function either way.
+ */
+/** design-docs/lib/: shared function files, spliced into others, never pushed on their own. */
+const SHARED_DIR = 'lib';
+const INCLUDE = /^([ \t]*)\/\/ @include (lib\/[a-z0-9-]+\.js)[ \t]*$/gm;
+
+function spliceIncludes(root: string, file: string, source: string): string {
+  return source.replace(INCLUDE, (_line, indent: string, relative: string) => {
+    const sharedFile = path.join(root, relative);
+    if (!fs.existsSync(sharedFile)) throw new Error(`${file}: @include ${relative}: no such file in ${root}`);
+    return fs.readFileSync(sharedFile, 'utf8').trimEnd().split('\n').map((line) => (line === '' ? line : indent + line)).join('\n');
+  });
+}
+
+/**
+ * Reads one function file (`relative` to the design-docs `root`), shared files spliced in.
+ * PouchDB wraps it as `(<source>)(doc)`, so it must be exactly one function expression.
+ */
+export function readFunctionSource(root: string, relative: string): string {
+  const file = path.join(root, relative);
+  const source = spliceIncludes(root, relative, fs.readFileSync(file, 'utf8').trim().replace(/;$/, ''));
   if (!/^function\s*\(/.test(source) || !source.endsWith('}')) {
     throw new Error(`${file}: a design-doc function file must hold one ES5 function expression (comments inside its body)`);
   }
   return source;
 }
 
-function readFunctions(dir: string): Record<string, string> {
+function readFunctions(root: string, dir: string): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const file of fs.readdirSync(dir).sort()) {
-    if (file.endsWith('.js')) result[file.slice(0, -3)] = readFunctionSource(path.join(dir, file));
+  for (const file of fs.readdirSync(path.join(root, dir)).sort()) {
+    if (file.endsWith('.js')) result[file.slice(0, -3)] = readFunctionSource(root, path.join(dir, file));
   }
   return result;
 }
 
-function readDesignDoc(dir: string, name: string): DesignDoc {
+/** `dir`: the design doc's folder, relative to the design-docs `root` (`<db>/<ddoc>`). */
+function readDesignDoc(root: string, dir: string, name: string): DesignDoc {
   const doc: DesignDoc = { _id: `_design/${name}`, language: 'javascript' };
+  const exists = (relative: string): boolean => fs.existsSync(path.join(root, relative));
   const viewsDir = path.join(dir, 'views');
-  if (fs.existsSync(viewsDir)) {
+  if (exists(viewsDir)) {
     doc.views = {};
-    for (const view of fs.readdirSync(viewsDir).sort()) {
+    for (const view of fs.readdirSync(path.join(root, viewsDir)).sort()) {
       const viewDir = path.join(viewsDir, view);
-      const entry: { map: string; reduce?: string } = { map: readFunctionSource(path.join(viewDir, 'map.js')) };
+      const entry: { map: string; reduce?: string } = { map: readFunctionSource(root, path.join(viewDir, 'map.js')) };
       const reduceFile = path.join(viewDir, 'reduce.js');
-      if (fs.existsSync(reduceFile)) {
-        const reduce = fs.readFileSync(reduceFile, 'utf8').trim();
+      if (exists(reduceFile)) {
+        const reduce = fs.readFileSync(path.join(root, reduceFile), 'utf8').trim();
         // Built-in reduces (_count, _sum, _stats) are kept as their names.
-        entry.reduce = reduce.startsWith('_') ? reduce : readFunctionSource(reduceFile);
+        entry.reduce = reduce.startsWith('_') ? reduce : readFunctionSource(root, reduceFile);
       }
       doc.views[view] = entry;
     }
   }
   const filtersDir = path.join(dir, 'filters');
-  if (fs.existsSync(filtersDir)) doc.filters = readFunctions(filtersDir);
+  if (exists(filtersDir)) doc.filters = readFunctions(root, filtersDir);
   const validateFile = path.join(dir, 'validate_doc_update.js');
-  if (fs.existsSync(validateFile)) doc.validate_doc_update = readFunctionSource(validateFile);
+  if (exists(validateFile)) doc.validate_doc_update = readFunctionSource(root, validateFile);
   doc.content_hash = contentHash(doc);
   return doc;
 }
@@ -91,9 +116,10 @@ function contentHash(doc: DesignDoc): string {
 export function loadDesignDocs(root: string): DesignDocFile[] {
   const result: DesignDocFile[] = [];
   for (const db of fs.readdirSync(root).sort()) {
+    if (db === SHARED_DIR) continue;
     if (!DATABASE_KEYS.includes(db as DatabaseKey)) throw new Error(`design-docs/${db}: unknown database (expected one of ${DATABASE_KEYS.join(', ')})`);
     for (const name of fs.readdirSync(path.join(root, db)).sort()) {
-      result.push({ db: db as DatabaseKey, doc: readDesignDoc(path.join(root, db, name), name) });
+      result.push({ db: db as DatabaseKey, doc: readDesignDoc(root, path.join(db, name), name) });
     }
   }
   return result;

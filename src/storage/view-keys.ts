@@ -1,8 +1,8 @@
 /**
  * Text users choose (a doc_ID, a tag, an identity, a payload_schema) goes into view keys encoded
  * code unit by code unit in the characters 0-9 and a-z only, written the same way by the map
- * functions (design-docs/resource_data, ES5, each with its own copy; test/design-docs checks them
- * against this one).
+ * functions (design-docs/resource_data, ES5: the one copy in design-docs/lib/code-unit-key.js,
+ * spliced into each map that names it; test/unit/storage/design-docs.test.ts checks it against this one).
  *
  * CouchDB collates view keys with ICU (CouchDB docs "Views Collation"): canonically equivalent
  * strings (NFC "é" and NFD "e\u0301") and strings that differ only by ignorable characters (a soft

@@ -5,7 +5,7 @@ import { readFunctionSource } from '../../src/storage/design-docs.js';
 import { ROOT } from './process.js';
 
 export function mapFunction(relative: string): (doc: unknown) => [unknown, unknown][] {
-  const source = readFunctionSource(path.join(ROOT, 'design-docs', relative));
+  const source = readFunctionSource(path.join(ROOT, 'design-docs'), relative);
   return (doc) => {
     const emitted: [unknown, unknown][] = [];
     const context = vm.createContext({ emit: (key: unknown, value: unknown) => emitted.push([key, value]) });
@@ -16,14 +16,14 @@ export function mapFunction(relative: string): (doc: unknown) => [unknown, unkno
 }
 
 export function filterFunction(relative: string): (doc: unknown, query: Record<string, unknown>) => unknown {
-  const source = readFunctionSource(path.join(ROOT, 'design-docs', relative));
+  const source = readFunctionSource(path.join(ROOT, 'design-docs'), relative);
   const filter = vm.runInNewContext(`(${source})`, {}, { timeout: 1000 }) as (doc: unknown, req: unknown) => unknown;
   return (doc, query) => filter(JSON.parse(JSON.stringify(doc)), { query: JSON.parse(JSON.stringify(query)) });
 }
 
 /** A validate_doc_update function: undefined when it accepts, the thrown object when it refuses. */
 export function validateFunction(relative: string): (newDoc: unknown, oldDoc: unknown, userCtx: unknown) => unknown {
-  const source = readFunctionSource(path.join(ROOT, 'design-docs', relative));
+  const source = readFunctionSource(path.join(ROOT, 'design-docs'), relative);
   const validate = vm.runInNewContext(`(${source})`, {}, { timeout: 1000 }) as (newDoc: unknown, oldDoc: unknown, userCtx: unknown) => void;
   return (newDoc, oldDoc, userCtx) => {
     try {

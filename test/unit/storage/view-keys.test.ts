@@ -1,7 +1,7 @@
 /**
  * The view key encoding (src/storage/view-keys.ts): exact, in code-unit order, in the characters
- * ICU collates as JavaScript compares them; the map functions' copies are checked against it in
- * test/design-docs.
+ * ICU collates as JavaScript compares them; the map functions' shared copy is checked against it
+ * in test/unit/storage/design-docs.test.ts, and the maps' keys in test/design-docs.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
