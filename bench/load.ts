@@ -32,7 +32,8 @@ const KINDS: Kind[] = process.env.BENCH_KINDS ? process.env.BENCH_KINDS.split(',
   if (!ALL_KINDS.includes(kind as Kind)) throw new Error(`BENCH_KINDS: unknown kind ${kind} (one of ${ALL_KINDS.join(', ')})`);
   return kind as Kind;
 }) : ALL_KINDS;
-interface Measured { kind: Kind; requests: number; rps: number; p50: number; p99: number; errors: number; detail: string }
+/** `connections`: this kind's share; a closed loop, so its mean latency is connections / rps (Little's law). */
+interface Measured { kind: Kind; connections: number; requests: number; rps: number; p50: number; p99: number; errors: number; detail: string }
 
 const randomInt = (n: number): number => Math.floor(Math.random() * n);
 const randomDay = (): string => new Date(START + randomInt(TOTAL) * STEP_MS).toISOString().slice(0, 10);
@@ -133,8 +134,9 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
   const perKind = Math.max(1, Math.floor(connections / KINDS.length));
   const results = await Promise.all(KINDS.map(async (kind) => {
     const next = requestFor(kind, target);
+    const share = kind === KINDS[0] ? connections - perKind * (KINDS.length - 1) : perKind;
     const result = await autocannon({
-      url: target === 'node' ? node.url : storeUrl, connections: kind === KINDS[0] ? connections - perKind * (KINDS.length - 1) : perKind, duration: DURATION,
+      url: target === 'node' ? node.url : storeUrl, connections: share, duration: DURATION,
       requests: [{ setupRequest: (request) => ({ ...request, ...next() }) as typeof request }],
     });
     // autocannon counts a timeout (no answer in 10 s) among its errors as well: added once.
@@ -143,7 +145,7 @@ async function mixed(target: 'node' | 'store', connections: number): Promise<{ r
     const statuses = Object.entries((result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
       .filter(([code]) => !code.startsWith('2')).map(([code, stat]) => `${code}: ${stat.count}`);
     const detail = errors === 0 ? '' : ` (timeouts ${result.timeouts}, connection errors ${result.errors - result.timeouts}${statuses.length ? `, ${statuses.join(', ')}` : ''})`;
-    return { kind, requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, detail };
+    return { kind, connections: share, requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, detail };
   }));
   clearInterval(sampler);
   return { results, peak };
@@ -177,7 +179,7 @@ try {
           .filter(({ count }) => count > 0).map(({ route, sum, count }) => `${route} ${round(sum / count)}`).join(', ');
         process.stdout.write(`  node: ${loopDelay(after)}; mean time in the handler (ms): ${inHandler}\n`);
       }
-      for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}${r.detail}  (${r.requests} requests)\n`);
+      for (const r of results) process.stdout.write(`  ${r.kind.padEnd(8)} ${String(round(r.rps)).padStart(8)} req/s  p50 ${String(r.p50).padStart(6)} ms  p99 ${String(r.p99).padStart(6)} ms  errors ${r.errors}${r.detail}  (${r.requests} requests on ${r.connections} connections)\n`);
       if (target === 'node') (globalThis as { nodeReads?: number }).nodeReads = readRps(results);
       else report(`load ${connections} connections (${READS_ONLY ? 'reads' : 'publish'})`, (globalThis as { nodeReads?: number }).nodeReads ?? 0, readRps(results), 'req/s');
     }
