@@ -41,6 +41,9 @@ export const RETIRED_DESIGN_DOCS: readonly { db: DatabaseKey; id: string }[] = [
 
 const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'incoming_parked', 'node', 'community', 'network', 'accounts'];
 
+/** design-docs/lib/: shared function files, spliced into others, never pushed on their own. */
+const SHARED_DIR = 'lib';
+
 /**
  * A line `// @include lib/<name>.js` in a function file stands for that shared file
  * (design-docs/lib/), indented as the line is. CouchDB's map functions can `require()` only from
@@ -48,8 +51,6 @@ const DATABASE_KEYS: readonly DatabaseKey[] = ['resource_data', 'incoming', 'inc
  * in CouchDB's query server docs), so one shared helper is spliced in here, before push: the
  * store is handed the same self-contained function either way.
  */
-/** design-docs/lib/: shared function files, spliced into others, never pushed on their own. */
-const SHARED_DIR = 'lib';
 const INCLUDE = /^([ \t]*)\/\/ @include (lib\/[a-z0-9-]+\.js)[ \t]*$/gm;
 
 function spliceIncludes(root: string, file: string, source: string): string {
