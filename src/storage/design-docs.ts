@@ -47,8 +47,8 @@ const SHARED_DIR = 'lib';
 /**
  * A line `// @include lib/<name>.js` in a function file stands for that shared file
  * (design-docs/lib/), indented as the line is. CouchDB's map functions can `require()` only from
- * the design doc's own `views.lib`, and the embedded store's map functions cannot at all ("Modules"
- * in CouchDB's query server docs), so one shared helper is spliced in here, before push: the
+ * the design doc's own `views.lib`, and the embedded store's map functions cannot at all
+ * (`require()`, "JavaScript" in CouchDB's query server docs), so a shared helper is spliced in here, before push: the
  * store is handed the same self-contained function either way.
  */
 const INCLUDE = /^([ \t]*)\/\/ @include (lib\/[a-z0-9-]+\.js)[ \t]*$/gm;
