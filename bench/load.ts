@@ -95,7 +95,7 @@ const RESOURCE_DATA = `/${node.names.resourceData}`;
 const templates = loadTemplates();
 let published = TOTAL;
 const publishBody = (): string => JSON.stringify({ documents: Array.from({ length: 10 }, () => { const i = (published += 1); return generateDocument(i, templates, true); }) });
-const rawBulkBody = (): string => JSON.stringify({ docs: Array.from({ length: 10 }, () => { const i = (published += 1); return { ...generateDocument(i, templates), _id: benchDocId(i), doc_ID: benchDocId(i), doc_type: 'resource_data', node_timestamp: new Date().toISOString() }; }) });
+const rawBulkBody = (): string => JSON.stringify({ docs: Array.from({ length: 10 }, () => { const doc = generateDocument((published += 1), templates, true); return { ...doc, _id: doc.doc_ID, doc_type: 'resource_data', node_timestamp: new Date().toISOString() }; }) });
 const viewBody = (startkey: unknown, endkey: unknown): string => JSON.stringify({ startkey, endkey, limit: PAGE + 1, include_docs: true });
 const schema = String((templates[0]?.payload_schema as string[] | undefined)?.[0] ?? 'nsdl_dc').toLowerCase();
 
