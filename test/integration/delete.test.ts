@@ -120,6 +120,33 @@ describe('POST /delete', () => {
     });
   }
 
+  describe('a delete service that asks no credentials (service_authz none)', () => {
+    let node: TestNode;
+    before(async () => {
+      node = await startTestNode({ nodeConfig: { services: { delete: { service_auth: { service_authz: ['none'] } } } } });
+      await addAccount(node, 'alice', 'alice-password-1');
+      await addAccount(node, 'bob', 'bob-password-12');
+      const docs = nsdlDocs(2).map((d, i) => ({ ...d, doc_ID: `open-${i}`, identity: { submitter: 'alice', submitter_type: 'agent' } }));
+      const { body } = await postJson(`${node.url}/publish`, { documents: docs }, ALICE);
+      expect((body.document_results as { OK: boolean }[]).every((r) => r.OK)).to.equal(true);
+    });
+    after(async () => node.stop());
+
+    it('still deletes for the owner only: no credentials and another account\'s are refused per ID, the owner\'s delete', async () => {
+      // It deleted anyone's documents for anyone: the owner check ran only when an account was known.
+      const anonymous = await postJson(`${node.url}/delete`, { request_IDs: ['open-0'] });
+      expect(anonymous.status).to.equal(200);
+      expect(anonymous.body.document_results).to.deep.equal([{ doc_ID: 'open-0', OK: false, error: 'only the owner of a document may delete it: send the owner\'s credentials' }]);
+      const other = await postJson(`${node.url}/delete`, { request_IDs: ['open-0'] }, BOB);
+      expect(other.body.document_results).to.deep.equal([{ doc_ID: 'open-0', OK: false, error: 'only the owner of a document may delete it' }]);
+      expect((await currentStatus(node.url)).doc_count).to.equal(2);
+      const owner = await postJson(`${node.url}/delete`, { request_IDs: ['open-0'] }, ALICE);
+      expect(owner.body.document_results).to.deep.equal([{ doc_ID: 'open-0', OK: true }]);
+      expect((await currentStatus(node.url)).doc_count).to.equal(1);
+      expect((await postJson(`${node.url}/delete`, { request_IDs: ['open-1'] }, { authorization: basicAuth('alice', 'wrong-password-1') })).status).to.equal(401);
+    });
+  });
+
   describe('delete_action ignore', () => {
     let node: TestNode;
     before(async () => { node = await nodeWith('ignore'); });
@@ -127,6 +154,12 @@ describe('POST /delete', () => {
     it('acknowledges and changes nothing', async () => {
       const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1'] }, ALICE);
       expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: true }]);
+      expect((await currentStatus(node.url)).doc_count).to.equal(3);
+    });
+
+    it('an ID named twice is acknowledged twice: nothing was deleted, so it is not "already deleted"', async () => {
+      const { body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-1', 'del-1'] }, ALICE);
+      expect(body.document_results).to.deep.equal([{ doc_ID: 'del-1', OK: true }, { doc_ID: 'del-1', OK: true }]);
       expect((await currentStatus(node.url)).doc_count).to.equal(3);
     });
 

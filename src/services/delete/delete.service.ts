@@ -27,6 +27,8 @@ import { isDeleted, resourceState } from '../../domain/resource-document.js';
 import { deletionStub } from '../../domain/deletion-stub.js';
 import type { DeletedDataPolicy } from '../../domain/node-configuration.js';
 
+const OWNER_ONLY = 'only the owner of a document may delete it';
+
 const DELETE_ACTIONS = ['ignore', 'mark', 'delete', 'purge'] as const;
 export type DeleteAction = typeof DELETE_ACTIONS[number];
 
@@ -71,11 +73,13 @@ export class DeleteService {
       if (!doc || resourceState(doc) === 'other') { results.push({ doc_ID: id, OK: false, error: 'document doesn\'t exist' }); continue; }
       // Already deleted (spec "Basic Delete"): marked, tombstoned, or a deletion document, as harvest reports them all.
       if (isDeleted(doc) || seen.has(id)) { results.push({ doc_ID: id, OK: false, error: 'document already deleted' }); continue; }
-      if (account && !this.owners.isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: 'only the owner of a document may delete it' }); continue; }
-      seen.add(id);
+      // No account proves no ownership: a delete service open to anyone (service_authz none) still
+      // deletes only for the owner, who is known by the credentials sent (spec "Authentication" 8).
+      if (!account || !this.owners.isOwnedBy(doc, account)) { results.push({ doc_ID: id, OK: false, error: account ? OWNER_ONLY : `${OWNER_ONLY}: send the owner's credentials` }); continue; }
       results.push({ doc_ID: id, OK: true });
       const write = deletionWrite(doc, rules, now);
-      if (write) writes.push({ index, doc: write });
+      // Under `ignore` nothing is written, so a repeated ID is not "already deleted" either.
+      if (write) { seen.add(id); writes.push({ index, doc: write }); }
     }
     const outcomes = await this.store.bulkWrite(writes.map((w) => w.doc));
     const failed = outcomes.flatMap((outcome, position) => (outcome.ok ? [] : [{ index: (writes[position] as { index: number }).index, id: outcome.id, error: outcome.error }]));
