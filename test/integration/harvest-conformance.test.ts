@@ -362,6 +362,26 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
       expect(ids).to.deep.equal(['sparse-good-0', 'sparse-good-1', 'sparse-good-2']);
     });
 
+    it('no record of a format can be emitted, past the 2,000-row budget: the list ends in noRecordsMatch, never completeListSize="0"', async () => {
+      // Its last part said <resumptionToken completeListSize="0"/>, which OAI-PMH.xsd refuses.
+      await storeLegacy('void_fmt', Array.from({ length: 2100 }, (_, i) => [`void-broken-${String(i).padStart(4, '0')}`, '<broken>'] as [string, unknown]));
+      for (const verb of ['ListIdentifiers', 'ListRecords']) {
+        let page = (await oai(`verb=${verb}&metadataPrefix=void_fmt`)).text;
+        const answers: string[] = [];
+        for (let guard = 0; guard < 10; guard += 1) {
+          answers.push(page);
+          expect(page, verb).to.not.match(/completeListSize="0"/);
+          const token = tokenOf(page);
+          if (!token) break;
+          page = (await oai(`verb=${verb}&resumptionToken=${encodeURIComponent(token)}`)).text;
+        }
+        expect(answers.flatMap(identifiers), verb).to.deep.equal([]);
+        const last = answers.at(-1) as string;
+        expect(errorCode(last), last.slice(0, 400)).to.equal('noRecordsMatch');
+        assertValidOai(last, 'official');
+      }
+    });
+
     it('records deleted after the token was issued: the resumed list ends with no record and an empty token, schema-valid', async () => {
       const docs = Array.from({ length: PAGE + 2 }, (_, i) => plainDoc({ doc_ID: `gone-${String(i).padStart(2, '0')}`, payload_schema: ['gone_fmt'], resource_data: dc(`gone ${i}`) }));
       expect((await publish(docs)).every((r) => r.OK)).to.equal(true);

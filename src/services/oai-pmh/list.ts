@@ -108,9 +108,13 @@ export async function list(verb: ListVerb, args: Record<string, string>, context
   // One line per request, not one per record: a format whose records cannot be disseminated
   // would otherwise write a line per record for every harvest.
   if (leftOut.length > 0) context.logger.warn({ left_out: leftOut.length, first: leftOut.slice(0, 5) }, `OAI-PMH ${verb}: records left out, their metadata cannot be disseminated`);
-  if (items.length === 0 && !resumed && !more) throw new NoRecordsMatch('no record matches the request');
-  // A resumed list that turns out empty (its last records were deleted since the token was
-  // issued, which re-stamps them past the list's end) ends normally: no records, empty token.
+  // An empty list is noRecordsMatch (spec "OAI-PMH Harvest (XML)"), also when it ends after parts
+  // that held no record (collect's SCAN_BUDGET): its last part would otherwise say
+  // completeListSize="0", which OAI-PMH.xsd refuses (a positiveInteger).
+  if (items.length === 0 && !more && count === 0) throw new NoRecordsMatch('no record matches the request');
+  // A resumed list that turns out empty after records were sent (its last records were deleted
+  // since the token was issued, which re-stamps them past the list's end) ends normally: no
+  // records, empty token.
   let token: OaiToken | undefined;
   const resumeKey = resumeAfter ?? items.at(-1)?.row.key;
   if (more && resumeKey) {
