@@ -67,6 +67,24 @@ describe('OAI-PMH linked payloads', function () {
     }
     expect(Object.fromEntries(hits)).to.deep.equal(Object.fromEntries(PATHS.map((path) => [path, 1])));
   });
+
+  it('the data is fetched from payload_locator, the field publish requires, not from the schema\'s payload_schema_locator; without payload_locator from payload_schema_locator', async () => {
+    // A linked document publish accepted could never be disseminated: OAI-PMH read only payload_schema_locator.
+    const [doc] = nsdlDocs(1).map(({ resource_data: _data, ...rest }) => ({
+      ...rest, doc_ID: 'linked-both', payload_placement: 'linked', payload_locator: `${base}/data/1`, payload_schema_locator: `${base}/schema.xsd`, payload_schema: ['oai_dc'],
+    }));
+    const published = await postJson(`${node.url}/publish`, { documents: [doc] }, PUBLISHER);
+    expect(published.body.document_results).to.deep.equal([{ doc_ID: 'linked-both', OK: true }]);
+    const xml = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=linked-both`)).text();
+    expect(xml).to.include('<dc:title>Linked /data/1</dc:title>');
+    expect(hits.get('/schema.xsd')).to.equal(undefined);
+    // Stored as an implementation reading the spec's field table would store it: payload_schema_locator alone.
+    const stamp = new Date().toISOString().replace('Z', '000Z');
+    const legacy = { ...doc, _id: 'linked-schema-only', doc_ID: 'linked-schema-only', payload_locator: undefined, payload_schema_locator: `${base}/legacy/1`, publish_node: 't', publishing_node: 't', create_timestamp: stamp, update_timestamp: stamp, node_timestamp: stamp };
+    await node.couch.use(node.names.resourceData).insert(JSON.parse(JSON.stringify(legacy)) as never);
+    const served = await (await fetch(`${node.url}/OAI-PMH?verb=GetRecord&metadataPrefix=oai_dc&identifier=linked-schema-only`)).text();
+    expect(served).to.include('<dc:title>Linked /legacy/1</dc:title>');
+  });
 });
 
 /** Every record of a ListRecords harvest of oai_dc, following resumption tokens. */

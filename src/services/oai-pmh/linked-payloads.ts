@@ -1,6 +1,6 @@
 /**
- * The linked payloads OAI-PMH emits (`payload_placement: linked`, fetched from
- * `payload_schema_locator`: spec "OAI-PMH Harvest (XML)"), kept in this process for a while:
+ * The linked payloads OAI-PMH emits (`payload_placement: linked`, fetched from `payload_locator`,
+ * or `payload_schema_locator` without it: metadata.ts, linkedPayloadLocator), kept in this process for a while:
  * without it every emission fetched, so a page of 100 linked records made 100 fetches and
  * harvesting it again as many more (an audit saw 200 MB of fetches). One LRU cache with a byte
  * budget, shared by GetRecord and both lists; concurrent requests for one URL share one fetch.

@@ -1,6 +1,6 @@
 /**
  * Metadata of one record by `payload_placement` (spec "OAI-PMH Harvest (XML)"): inline resource
- * data, the attached document, or the linked one fetched from `payload_schema_locator` through
+ * data, the attached document, or the linked one fetched from its locator (linkedPayloadLocator) through
  * the SSRF-guarded fetcher (timeout, size cap; private addresses only when the node policy's
  * allow_private_fetch says so), kept a while by the process's cache (linked-payloads.ts). XML that
  * is not one well-formed element, or that OAI-PMH cannot carry, is a failure, which the caller
@@ -24,6 +24,20 @@ function recordMetadataOf(fragment: Fragment): RecordMetadata {
   return fragment.ok ? { ok: true, metadata: { xml: fragment.xml, ...(fragment.wrapped ? { wrapped: true as const } : {}) } } : fragment;
 }
 
+/**
+ * Where a linked document's resource data is. Publish requires `payload_locator` of a linked
+ * document, as the Learning Registry schemas and their validation cases do ("missing
+ * payload_locator" is invalid), and offers `payload_schema_locator` in ListMetadataFormats as the
+ * format's schema, which is what those schemas mean by it. The spec's field table names
+ * `payload_schema_locator` as where linked data is fetched: it is used when a stored document
+ * (one another implementation wrote) has no `payload_locator`. Fetching it where both are
+ * given would emit a schema as the record.
+ */
+export function linkedPayloadLocator(doc: StoredDoc): string | undefined {
+  for (const locator of [doc.payload_locator, doc.payload_schema_locator]) if (typeof locator === 'string' && locator !== '') return locator;
+  return undefined;
+}
+
 export class MetadataSource {
   constructor(private readonly store: HarvestRepository, private readonly linked: LinkedPayloads) {}
 
@@ -37,8 +51,8 @@ export class MetadataSource {
         return text === undefined ? { ok: false, reason: 'the document has no attachment' } : resourceDataElement(text);
       }
       case 'linked': {
-        const locator = doc.payload_schema_locator;
-        if (typeof locator !== 'string' || locator === '') return { ok: false, reason: 'the linked document has no payload_schema_locator' };
+        const locator = linkedPayloadLocator(doc);
+        if (locator === undefined) return { ok: false, reason: 'the linked document has no payload_locator' };
         const fetched = await this.linked.fetchText(locator, allowPrivate);
         return fetched.ok ? resourceDataElement(fetched.text)
           : { ok: false, reason: `the linked resource data could not be fetched: ${publicFetchFailure(fetched)}`, detail: `${locator}: ${fetched.reason}` };
