@@ -33,6 +33,14 @@ describe('design-docs/resource_data/harvest', () => {
     expect(byLocator(deletedStates[2])).to.deep.equal([[['http://x/1', TS, D1], 1]]);
     expect(byLocator({ ...live, resource_locator: undefined })).to.deep.equal([]);
   });
+  it('by_resource_locator: a row for each locator of an array (0.49.0), strings only', () => {
+    // A 0.49.0 document with an array of locators was stored and never found by any of them.
+    expect(byLocator({ ...live, resource_locator: ['http://x/1', 7, 'http://x/2'] })).to.deep.equal([
+      [['http://x/1', TS, D1], 0], [['http://x/2', TS, D1], 0],
+    ]);
+    expect(byLocator({ ...live, resource_locator: [] })).to.deep.equal([]);
+    expect(byLocator({ ...live, resource_locator: { 0: 'http://x/1' } })).to.deep.equal([]);
+  });
   it('keys a doc_ID by its code units, whatever its characters (view-keys.ts)', () => {
     for (const id of ['loop\u00ad', 'q-e\u0301', 'q-\u00e9', '\u{1F600}', 'a b']) {
       expect(byTime({ ...live, _id: id, doc_ID: id })).to.deep.equal([[[TS, codeUnitKey(id)], 0]]);

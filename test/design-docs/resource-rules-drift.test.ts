@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { mapFunction, filterFunction } from '../support/sandbox.js';
-import { fixture, type Doc } from '../support/documents.js';
+import { fixture, locatorsOf, type Doc } from '../support/documents.js';
 import {
   isDeleted, isDistributable, isHarvestable, isLive, publicForm, resourceState, withoutStoreFields,
 } from '../../src/domain/resource-document.js';
@@ -33,12 +33,12 @@ const HARVEST_VIEWS = [
 
 describe('resource document rules: design-doc functions and src/domain/resource-document.ts agree', () => {
   it('the fixture holds every state, and the TypeScript rule names them as the spec does', () => {
-    expect(names(isLive)).to.deep.equal(['do-not-distribute', 'do-not-distribute-false', 'live', 'live-linked', 'node-deleted-false', 'node-deleted-null', 'replacement']);
+    expect(names(isLive)).to.deep.equal(['do-not-distribute', 'do-not-distribute-false', 'live', 'live-linked', 'live-several-locators', 'node-deleted-false', 'node-deleted-null', 'replacement']);
     expect(names((doc) => resourceState(doc) === 'deletion')).to.deep.equal(['deletion-document', 'deletion-document-with-schema']);
     expect(names((doc) => resourceState(doc) === 'marked')).to.deep.equal(['marked-deleted', 'marked-deleted-true']);
     expect(names((doc) => resourceState(doc) === 'tombstone')).to.deep.equal(['replaced', 'tombstone-deleted']);
     expect(names(isDistributable)).to.deep.equal([
-      'deletion-document', 'deletion-document-with-schema', 'live', 'live-linked', 'no-node-timestamp',
+      'deletion-document', 'deletion-document-with-schema', 'live', 'live-linked', 'live-several-locators', 'no-node-timestamp',
       'node-deleted-false', 'node-deleted-null', 'replacement',
     ]);
     expect(names(isDeleted)).to.deep.equal(['deletion-document', 'deletion-document-with-schema', 'marked-deleted', 'marked-deleted-true', 'replaced', 'tombstone-deleted']);
@@ -55,7 +55,7 @@ describe('resource document rules: design-doc functions and src/domain/resource-
     it(`${view} emits every harvest record, valued 1 exactly when it is deleted`, () => {
       const map = mapFunction(view);
       // by_resource_locator needs a locator and by_schema a schema: those are keys, not states.
-      const keyed = STORED.filter(([, doc]) => !view.includes('by_resource_locator') || typeof doc.resource_locator === 'string')
+      const keyed = STORED.filter(([, doc]) => !view.includes('by_resource_locator') || locatorsOf(doc).length > 0)
         .filter(([, doc]) => !view.includes('by_schema') || Array.isArray(doc.payload_schema));
       for (const [id, doc] of STORED) {
         const rows = map(doc);
@@ -73,7 +73,7 @@ describe('resource document rules: design-doc functions and src/domain/resource-
       const map = mapFunction(view);
       const locatorOnly = view.includes('by_resource_locator');
       expect(names((doc) => map(doc).some(([, value]) => value === 0)))
-        .to.deep.equal(names((doc) => isLive(doc) && (!locatorOnly || typeof doc.resource_locator === 'string')));
+        .to.deep.equal(names((doc) => isLive(doc) && (!locatorOnly || locatorsOf(doc).length > 0)));
     });
   }
 

@@ -7,6 +7,13 @@ import { ROOT } from './process.js';
 
 export type Doc = Record<string, unknown>;
 
+/** The resource locators a document is found by: its one string, or the strings of its array (0.49.0 allows several). */
+export function locatorsOf(doc: Doc): string[] {
+  const locator = doc.resource_locator;
+  if (typeof locator === 'string') return [locator];
+  return Array.isArray(locator) ? locator.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
 export function fixture<T = unknown>(relative: string): T {
   return JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', relative), 'utf8')) as T;
 }

@@ -28,6 +28,6 @@ export async function oaiDcOf(doc: StoredDoc, payload: (doc: StoredDoc) => Promi
   if (hasFormat(doc, OAI_DC)) return payload(doc);
   let record = await crosswalked(doc, payload);
   if (!record || isEmpty(record)) record = dcFromEnvelope(doc);
-  else addValues(record, 'identifier', [doc.resource_locator]);
+  else addValues(record, 'identifier', [doc.resource_locator].flat());
   return { ok: true, xml: oaiDcXml(record) };
 }

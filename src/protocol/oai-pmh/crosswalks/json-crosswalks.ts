@@ -53,7 +53,8 @@ export function dcFromLrmi(payload: unknown): DcRecord | undefined {
 export function dcFromEnvelope(doc: Record<string, unknown>): DcRecord {
   const record: DcRecord = {};
   const identity = isRecord(doc.identity) ? doc.identity : {};
-  addValues(record, 'identifier', [doc.resource_locator]);
+  // A 0.49.0 document may give several locators (an array): each is an identifier.
+  addValues(record, 'identifier', [doc.resource_locator].flat());
   addValues(record, 'subject', Array.isArray(doc.keys) ? doc.keys : []);
   addValues(record, 'publisher', [identity.owner, identity.curator]);
   addValues(record, 'contributor', [identity.submitter, identity.signer]);

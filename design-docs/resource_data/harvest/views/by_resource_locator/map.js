@@ -4,9 +4,12 @@ function (doc) {
   // match). Deleted states are included (value 1) so they can be reported with status deleted.
   // The locator stays text, for one range read per locator; the reader keeps the rows whose
   // locator is exactly the one asked for (CouchDB's collation takes some other strings for equal).
+  // A 0.49.0 document may give several locators (an array: the LR schemas and their validation
+  // cases): it is found by each of them.
   // @include lib/code-unit-key.js
-  var deleted;
-  if (typeof doc.resource_locator !== 'string' || typeof doc.node_timestamp !== 'string') return;
+  var deleted, locators, i;
+  locators = typeof doc.resource_locator === 'string' ? [doc.resource_locator] : doc.resource_locator;
+  if (!Array.isArray(locators) || typeof doc.node_timestamp !== 'string') return;
   if (doc.doc_type === 'resource_data') {
     deleted = doc.node_deleted || doc.payload_placement === 'none' ? 1 : 0;
   } else if (doc.doc_type === 'tombstone') {
@@ -14,5 +17,7 @@ function (doc) {
   } else {
     return;
   }
-  emit([doc.resource_locator, doc.node_timestamp, key(doc._id)], deleted);
+  for (i = 0; i < locators.length; i++) {
+    if (typeof locators[i] === 'string') emit([locators[i], doc.node_timestamp, key(doc._id)], deleted);
+  }
 }
