@@ -6,14 +6,10 @@ function (doc) {
   // 1 for the deleted ones, so headers need no document and a "no" deleted-data policy can skip
   // them. The key [node_timestamp, key(doc_ID)] is unique, for keyset pages.
   // @include lib/code-unit-key.js
+  // @include lib/harvest-state.js
   var deleted;
   if (typeof doc.node_timestamp !== 'string' || typeof doc._id !== 'string') return;
-  if (doc.doc_type === 'resource_data') {
-    deleted = doc.node_deleted || doc.payload_placement === 'none' ? 1 : 0;
-  } else if (doc.doc_type === 'tombstone') {
-    deleted = 1;
-  } else {
-    return;
-  }
+  deleted = harvestState(doc);
+  if (deleted === undefined) return;
   emit([doc.node_timestamp, key(doc._id)], deleted);
 }

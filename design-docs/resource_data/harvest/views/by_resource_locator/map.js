@@ -7,16 +7,12 @@ function (doc) {
   // A 0.49.0 document may give several locators (an array: the LR schemas and their validation
   // cases): it is found by each of them.
   // @include lib/code-unit-key.js
+  // @include lib/harvest-state.js
   var deleted, locators, i;
   locators = typeof doc.resource_locator === 'string' ? [doc.resource_locator] : doc.resource_locator;
   if (!Array.isArray(locators) || typeof doc.node_timestamp !== 'string') return;
-  if (doc.doc_type === 'resource_data') {
-    deleted = doc.node_deleted || doc.payload_placement === 'none' ? 1 : 0;
-  } else if (doc.doc_type === 'tombstone') {
-    deleted = 1;
-  } else {
-    return;
-  }
+  deleted = harvestState(doc);
+  if (deleted === undefined) return;
   for (i = 0; i < locators.length; i++) {
     if (typeof locators[i] === 'string') emit([locators[i], doc.node_timestamp, key(doc._id)], deleted);
   }
