@@ -11,7 +11,7 @@ import { RecentRates } from './recent-rates.js';
 import { rejectionReason } from './rejection-reason.js';
 
 export interface DocumentOutcome { OK: boolean; error?: string }
-export interface IncomingOutcome { stored: number; duplicates: number; stale: number; superseded: number; parked: number; rejected: { error: string }[] }
+export interface IncomingOutcome { stored: number; duplicates: number; stale: number; superseded: number; filtered: number; parked: number; rejected: { error: string }[] }
 export interface DestinationRun { destination: string; outcome: string; docsWritten: number; seconds: number }
 
 const PREFIX = 'lr_';
@@ -57,7 +57,7 @@ export class NodeMetrics {
       help: 'Publish requests checked against PUBLISH_MAX_INDEX_LAG, by outcome: current (not held), caught_up (held until the indexes caught up), gave_up (held VIEW_WAIT_MS, then answered), unknown (the store did not say), released (answered because the node stopped)',
     });
     this.pacedSeconds = new Counter({ name: `${PREFIX}publish_paced_seconds_total`, help: 'Time publish requests were held for the view indexes (PUBLISH_MAX_INDEX_LAG)', registers });
-    this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, stale, superseded, parked: kept to be tried again, rejected)', labelNames: ['outcome'], registers });
+    this.incoming = new Counter({ name: `${PREFIX}incoming_documents_total`, help: 'Documents that arrived by distribution and were processed by this process, by outcome (stored, duplicate, stale, superseded, filtered: left out by the active filters, answered as taken, parked: kept to be tried again, rejected)', labelNames: ['outcome'], registers });
     this.incomingRejected = new Counter({ name: `${PREFIX}incoming_rejected_total`, help: 'Arrived documents refused by inbound distribution, by reason', labelNames: ['reason'], registers });
     this.runs = new Counter({ name: `${PREFIX}distribution_runs_total`, help: 'Distribution runs to a destination by this process, by outcome (ok, skipped, unreachable, failed)', labelNames: ['destination', 'outcome'], registers });
     this.sent = new Counter({ name: `${PREFIX}distribution_documents_sent_total`, help: 'Documents written to a destination by replication', labelNames: ['destination'], registers });
@@ -116,6 +116,7 @@ export class NodeMetrics {
     if (result.duplicates) this.incoming.inc({ outcome: 'duplicate' }, result.duplicates);
     if (result.stale) this.incoming.inc({ outcome: 'stale' }, result.stale);
     if (result.superseded) this.incoming.inc({ outcome: 'superseded' }, result.superseded);
+    if (result.filtered) this.incoming.inc({ outcome: 'filtered' }, result.filtered);
     if (result.parked) this.incoming.inc({ outcome: 'parked' }, result.parked);
     if (result.rejected.length) this.incoming.inc({ outcome: 'rejected' }, result.rejected.length);
     for (const rejection of result.rejected) this.incomingRejected.inc({ reason: rejectionReason(rejection.error) });

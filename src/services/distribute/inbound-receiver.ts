@@ -71,7 +71,7 @@ export class InboundReceiver {
     // The reasons at the same level as the counts, bounded (rejection-summary.ts); every refusal
     // in full only at debug.
     const reasons = result.rejected.length > 0 ? rejectionReasons(result.rejected) : {};
-    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, superseded: result.superseded, parked: result.parked, rejected: result.rejected.length, retried: result.failed.length, ...extra, ...reasons }, message);
+    this.logger[level]({ stored: result.stored, duplicates: result.duplicates, stale: result.stale, superseded: result.superseded, filtered: result.filtered, parked: result.parked, rejected: result.rejected.length, retried: result.failed.length, ...extra, ...reasons }, message);
     for (const rejection of result.rejected) this.logger.debug(rejection, 'incoming document not stored');
   }
 

@@ -28,7 +28,7 @@ import { isTombstone, publicForm } from '../../domain/resource-document.js';
 import { isAdvanceTombstone } from '../../domain/advance-tombstone.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
-import type { CheckContext, DocumentIntake, Envelope, SignatureOutcome } from '../intake/document-checks.js';
+import { FILTERED, type CheckContext, type DocumentIntake, type Envelope, type SignatureOutcome } from '../intake/document-checks.js';
 import { readableIds, replacedBy, replacedInBatch } from '../../domain/replaces.js';
 import { notHeldOf, replacementProof, replacementRecheck, replacementRefusal, settleWrites, supersedingTombstone, type WriteOutcome } from '../intake/replacement-writes.js';
 import { BatchContextReader } from '../intake/batch-context.js';
@@ -49,7 +49,8 @@ export interface Rejection { id: string; doc_ID: unknown; error: string; transie
  * document was taken in, as replaced.
  * `parked`: refusals that may pass, kept to be tried again (inbound-receiver.ts; 0 here).
  */
-export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; rejected: Rejection[]; failed: string[]; parked: number }
+/** `filtered`: left out by this node's active filters, and answered as taken (spec "Rules common to publish and inbound distribution", 2). */
+export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; filtered: number; rejected: Rejection[]; failed: string[]; parked: number }
 
 /**
  * A copy no newer than the document this node holds under its doc_ID, by `update_timestamp`
@@ -75,6 +76,16 @@ function heldCopyVerdict(existing: StoredDoc | undefined, doc: Record<string, un
   if (isTombstone(existing)) return 'superseded';
   if (contentKey(existing) === contentKey(doc)) return replaced.every((original) => isTombstone(original)) ? 'duplicates' : undefined;
   return isStaleCopy(existing, doc) ? 'stale' : undefined;
+}
+
+/**
+ * The stored-document schemas (the LR schemas', which this node's validation follows) require
+ * `publishing_node`, the original nodes' name of the field; the spec names it `publish_node`
+ * ("Resources and their fields"). A peer that stamps only the spec's name is no less complete: its
+ * value is taken for both, as this node's own publish writes both.
+ */
+function withPublishingNode(doc: Envelope): Envelope {
+  return doc.publishing_node === undefined && typeof doc.publish_node === 'string' ? { ...doc, publishing_node: doc.publish_node } : doc;
 }
 
 /** An arrived document's doc_ID: its own, or the id it arrived under when it names none (it is refused then, under that id). */
@@ -110,11 +121,11 @@ export class InboundService {
 
   /** Processes arrived documents; documents it cannot store because of a conflict are returned in `failed` (by incoming _id). */
   async process(arrived: StoredDoc[]): Promise<InboundResult> {
-    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, superseded: 0, rejected: [], failed: [], parked: 0 };
+    const result: InboundResult = { stored: 0, duplicates: 0, stale: 0, superseded: 0, filtered: 0, rejected: [], failed: [], parked: 0 };
     if (arrived.length === 0) return result;
     // The document is its public form at the source: the incoming copy's store members are not part
     // of it, and node-private fields of the source (its publishing account) are no authority here.
-    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: publicForm(doc) as Envelope }));
+    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: withPublishingNode(publicForm(doc) as Envelope) }));
     const { context, keys } = this.contexts.contextOf(await this.contexts.read(), 'inbound', envelopes.map(({ doc }) => doc));
     const { policy } = context;
     const replaced = replacedInBatch(envelopes.map(({ doc }) => doc));
@@ -179,6 +190,10 @@ export class InboundService {
       const reject = (error: string, transient?: boolean): void => { result.rejected.push({ id: incomingId, doc_ID: doc.doc_ID ?? incomingId, error, ...(transient ? { transient } : {}) }); };
       const outcome = outcomes[position];
       if (outcome === undefined) { reject('do_not_distribute'); continue; }
+      // "Distribution gives no indicator that a document was filtered" (spec, rules common to
+      // publish and inbound distribution, 2): answered as taken, so the source's replicator does
+      // not count it refused (it was refused, and showed in the source's docs_refused).
+      if (!outcome.ok && outcome.error === FILTERED) { result.filtered += 1; continue; }
       if (!outcome.ok) { reject(outcome.error, outcome.transient); continue; }
       checked.push({ incomingId, doc, signature: outcome.signature, ...(outcome.xmlCheck ? { xmlCheck: outcome.xmlCheck } : {}) });
     }

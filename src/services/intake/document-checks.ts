@@ -61,6 +61,9 @@ export type SignatureFailure = { failure?: string; cause?: string; transient?: b
  * `xmlCheck`: the record of publish's check of inline XML, for the stored document (inline-xml.ts).
  * `transient`: the refusal may not hold later (a signer's key location did not answer).
  */
+/** The refusal of a document the node's active filters leave out (spec "Publish": `rejected by filter`). */
+export const FILTERED = 'rejected by filter';
+
 export type CheckResult = { ok: true; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord } | { ok: false; error: string; transient?: boolean };
 
 /**
@@ -144,7 +147,7 @@ export class DocumentChecks {
     const checkedXml = inlineXmlCheck(doc);
     if ('refusal' in checkedXml && context.mode === 'publish') return { ok: false, error: `invalid document: ${checkedXml.refusal}` };
     const xml = 'refusal' in checkedXml ? {} : checkedXml;
-    if (!this.filter(doc, context.filter)) return { ok: false, error: 'rejected by filter' };
+    if (!this.filter(doc, context.filter)) return { ok: false, error: FILTERED };
     const tos = (doc.TOS as Record<string, unknown> | undefined)?.submission_TOS;
     if (policy.accepted_tos.length > 0 && (typeof tos !== 'string' || !policy.accepted_tos.includes(tos))) return { ok: false, error: 'rejected by ToS' };
     const identity = identityOf(doc);
