@@ -52,7 +52,7 @@ export function createApp(deps: Deps): Koa<NodeState> {
     harvestRoutes(deps.harvest, deps.publicUrl, deps.settings, deps.gate, deps.heavySlots),
     authRoutes(deps.authPages),
     oaiPmhRoutes(deps.oaiPmh, deps.settings, deps.gate, deps.schemaDir, deps.heavySlots),
-    distributeRoutes(deps.distribution, deps.gate),
+    distributeRoutes(deps.distribution, deps.settings, deps.gate),
     monitoringRoutes(deps.monitoring, deps.gate),
   ];
   for (const router of routers) {

@@ -106,6 +106,29 @@ describe('OAuth 1.0 publishing (an independent oauthlib client)', function () {
     }
   });
 
+  it('/distribute takes the schemes its description lists too, and never none', async () => {
+    // It took any scheme whatever its description said (an audit's finding, session 34).
+    await addAccount(node, 'oauth-ops', 'network phrase 4 ops', 'network_admin');
+    const setAuthz = async (authz: string[]): Promise<void> => {
+      await node.deps.nodes.reconcileNodeDoc('distribute:Resource Data Distribution service', (existing) => ({ ...(existing as Record<string, unknown> & { _id: string }), service_auth: { service_authz: authz, service_key: false, service_https: false } }));
+      await settled(node);
+    };
+    const basic = { authorization: `Basic ${Buffer.from('oauth-ops:network phrase 4 ops').toString('base64')}` };
+    try {
+      await setAuthz(['oauth']);
+      const refused = await fetch(`${node.url}/distribute`, { method: 'POST', headers: basic });
+      expect(refused.status).to.equal(401);
+      expect(((await refused.json()) as { error: string }).error).to.contain('takes OAuth 1.0 signatures only');
+      // `none` (the original node's default for it) still asks for a network operator's credentials.
+      await setAuthz(['none']);
+      expect((await fetch(`${node.url}/distribute`, { method: 'POST' })).status).to.equal(401);
+      const taken = await fetch(`${node.url}/distribute`, { method: 'POST', headers: basic });
+      expect(taken.status, await taken.text()).to.be.oneOf([200, 500]);
+    } finally {
+      await setAuthz(['basicauth']);
+    }
+  });
+
   it('a disabled account and a revoked token are refused', async () => {
     const accounts = new AccountRepository(node.couch, node.names);
     const account = (await accounts.find('oauth-pub'))!;
