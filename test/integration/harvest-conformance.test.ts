@@ -256,6 +256,58 @@ describe('harvest conformance (issue 13, items 4-12)', function () {
     });
   });
 
+  describe('6b. a payload said to be oai_dc that is no oai_dc record', () => {
+    const OAI_DC = 'xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"';
+    const payloads: [string, string][] = [
+      ['notdc-bogus', `<oai_dc:dc ${OAI_DC}><dc:title>Kept title</dc:title><dc:bogus>x</dc:bogus></oai_dc:dc>`],
+      ['notdc-root', '<foo:bar xmlns:foo="urn:foo"><foo:t>x</foo:t></foo:bar>'],
+      ['notdc-plain', '<dc><title>no namespace</title></dc>'],
+      ['notdc-nested', `<oai_dc:dc ${OAI_DC}><dc:title>Outer <b xmlns="urn:b">bold</b></dc:title></oai_dc:dc>`],
+      ['notdc-text', `<oai_dc:dc ${OAI_DC}>stray text<dc:title>T</dc:title></oai_dc:dc>`],
+      // White space, but in a CDATA section, which libxml2's validator refuses in element-only content.
+      ['notdc-cdata', `<oai_dc:dc ${OAI_DC}><![CDATA[ ]]><dc:title>T</dc:title></oai_dc:dc>`],
+    ];
+    const fine = `<oai_dc:dc ${OAI_DC} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">
+  <dc:title xml:lang="en-GB">Fine</dc:title><!-- a comment --><?keep it?><dc:subject><![CDATA[o]]>k</dc:subject>
+</oai_dc:dc>`;
+
+    it('is served as oai_dc built from its DC elements (or its envelope), each response valid against OAI-PMH.xsd; a real one as it is', async () => {
+      // Served as it was, one such payload made every response holding it invalid (an audit's finding).
+      const results = await publish([...payloads, ['notdc-fine', fine] as [string, string]].map(([id, data]) => plainDoc({ doc_ID: id, payload_schema: ['oai_dc'], resource_data: data, resource_locator: `http://example.org/${id}` })));
+      expect(results.filter((r) => !r.OK)).to.deep.equal([]);
+      for (const [id] of payloads) {
+        const { text } = await oai(`verb=GetRecord&identifier=${id}&metadataPrefix=oai_dc`);
+        expect(errorCode(text), text.slice(0, 500)).to.equal(undefined);
+        assertValidOai(text, 'official');
+        expect(dcValues(text, 'identifier'), id).to.include(`http://example.org/${id}`);
+      }
+      expect(dcValues((await oai('verb=GetRecord&identifier=notdc-bogus&metadataPrefix=oai_dc')).text, 'title')).to.deep.equal(['Kept title']);
+      const kept = (await oai('verb=GetRecord&identifier=notdc-fine&metadataPrefix=oai_dc')).text;
+      assertValidOai(kept, 'official');
+      expect(kept).to.include('<dc:title xml:lang="en-GB">Fine</dc:title>');
+      // The check at publish noted which payloads are oai_dc records; the others are not noted.
+      const stored = async (id: string): Promise<Doc> => await node.couch.use(node.names.resourceData).get(id) as unknown as Doc;
+      expect(((await stored('notdc-fine')).node_xml_checked as Doc).oai_dc).to.equal(true);
+      for (const [id] of payloads) expect(((await stored(id)).node_xml_checked as Doc | undefined)?.oai_dc, id).to.equal(undefined);
+      // And the pages that hold them (harvest validates each page against OAI-PMH.xsd).
+      expect((await harvest('ListRecords', 'metadataPrefix=oai_dc')).ids).to.include.members(payloads.map(([id]) => id));
+    });
+
+    it('a record of the check written before it noted oai_dc: the payload is looked at when it is emitted', async () => {
+      for (const id of ['notdc-bogus', 'notdc-fine']) {
+        const doc = await node.couch.use(node.names.resourceData).get(id) as unknown as Doc & { _id: string; _rev: string };
+        const record = { ...(doc.node_xml_checked as Doc) };
+        delete record.oai_dc;
+        await node.couch.use(node.names.resourceData).insert({ ...doc, node_xml_checked: record } as never);
+      }
+      const bogus = (await oai('verb=GetRecord&identifier=notdc-bogus&metadataPrefix=oai_dc')).text;
+      assertValidOai(bogus, 'official');
+      expect(bogus).to.not.include('dc:bogus');
+      const fineAgain = (await oai('verb=GetRecord&identifier=notdc-fine&metadataPrefix=oai_dc')).text;
+      expect(fineAgain).to.include('<dc:title xml:lang="en-GB">Fine</dc:title>');
+    });
+  });
+
   describe('11. the getrecord request echo', () => {
     it('echoes both flags in one type, the spec\'s T/F, whatever spelling was sent or defaulted: the lookup made', async () => {
       const [result] = await publish([plainDoc({ doc_ID: 'echo-1' })]);

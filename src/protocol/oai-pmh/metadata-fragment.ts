@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { checkWellFormed } from './well-formed.js';
+import { isOaiDcRecord, OAI_DC_ROOT } from './oai-dc-shape.js';
 import { escapeXml } from '../xml-chars.js';
 import { LR_NS, OAI_NS } from './response.js';
 
@@ -15,7 +16,12 @@ import { LR_NS, OAI_NS } from './response.js';
  * namespace, see metadataElement; data that is not XML, see resourceDataElement). A failure's
  * `reason` is shown to the harvester; `detail`, when set, is for the log only.
  */
-export type Fragment = { ok: true; xml: string; wrapped?: true } | { ok: false; reason: string; detail?: string };
+/**
+ * `oaiDc`: the fragment is known to be an oai_dc record as its schema defines it
+ * (oai-dc-shape.ts). Absent, it is not, or it is not known (a record of an earlier check that did
+ * not note it): only an oai_dc payload emitted as oai_dc needs to know, and looks (oai-dc.ts).
+ */
+export type Fragment = { ok: true; xml: string; wrapped?: true; oaiDc?: true } | { ok: false; reason: string; detail?: string };
 
 const DECLARATION = /^\s*<\?xml\s[^?]*\?>/;
 
@@ -60,9 +66,11 @@ export function stripProlog(text: string): string {
  * node's own CPU for a page of ListRecords. `sha256` is of the text it was found for, so a text
  * changed since (an edit made straight in the store) is checked in full again; `rules` names the
  * checks it passed, so a later version that checks more does not trust an older record;
- * `xmlns_reset_at` is where `xmlns=""` goes after the prolog is stripped (-1: nowhere).
+ * `xmlns_reset_at` is where `xmlns=""` goes after the prolog is stripped (-1: nowhere); `oai_dc`,
+ * present only when true, that the text is an oai_dc record as its schema defines it (a record
+ * written before session 34 does not say, and such a text is checked when it is emitted as oai_dc).
  */
-export interface XmlCheckRecord { rules: number; sha256: string; xmlns_reset_at: number }
+export interface XmlCheckRecord { rules: number; sha256: string; xmlns_reset_at: number; oai_dc?: true }
 
 /** The version of the checks (well-formed.ts and metadataFragment) a record vouches for. */
 const XML_CHECK_RULES = 1;
@@ -83,15 +91,16 @@ export function metadataElement(text: string, recorded?: unknown): Fragment {
 export function checkedMetadataElement(text: string): { element: Fragment; record?: XmlCheckRecord } {
   const { fragment, resetAt } = checkedFragment(text, false);
   const element = asMetadataElement(fragment);
-  return resetAt === undefined ? { element } : { element, record: { rules: XML_CHECK_RULES, sha256: sha256(text), xmlns_reset_at: resetAt } };
+  if (resetAt === undefined) return { element };
+  return { element, record: { rules: XML_CHECK_RULES, sha256: sha256(text), xmlns_reset_at: resetAt, ...(element.ok && element.oaiDc ? { oai_dc: true as const } : {}) } };
 }
 
 function fromRecord(text: string, recorded: unknown): Fragment | undefined {
   if (typeof recorded !== 'object' || recorded === null) return undefined;
-  const { rules, sha256: digest, xmlns_reset_at: resetAt } = recorded as Partial<XmlCheckRecord>;
+  const { rules, sha256: digest, xmlns_reset_at: resetAt, oai_dc: oaiDc } = recorded as Partial<XmlCheckRecord>;
   if (rules !== XML_CHECK_RULES || typeof digest !== 'string' || typeof resetAt !== 'number' || digest !== sha256(text)) return undefined;
   const xml = stripProlog(text);
-  if (resetAt === -1) return { ok: true, xml };
+  if (resetAt === -1) return { ok: true, xml, ...(oaiDc === true ? { oaiDc: true as const } : {}) };
   // A record whose position does not fit the text is not this code's: check in full.
   if (!Number.isInteger(resetAt) || resetAt < 2 || resetAt > xml.length) return undefined;
   return { ok: true, xml: withDefaultNamespaceReset(xml, resetAt) };
@@ -146,7 +155,9 @@ function checkedFragment(text: string, unwrapped: boolean): { fragment: Fragment
     return { fragment: inner === undefined ? { ok: false, reason: 'the resource data is in the OAI-PMH namespace' } : metadataFragment(inner, true) };
   }
   const resetAt = checked.needsDefaultNamespaceReset ? checked.rootNameEnd : -1;
-  return { fragment: { ok: true, xml: resetAt === -1 ? xml : withDefaultNamespaceReset(xml, resetAt) }, ...(unwrapped ? {} : { resetAt }) };
+  // Only an oai_dc root can be an oai_dc record: the others need no second look.
+  const oaiDc = checked.rootNamespace === OAI_DC_ROOT.uri && checked.rootLocalName === OAI_DC_ROOT.local && resetAt === -1 && isOaiDcRecord(xml);
+  return { fragment: { ok: true, xml: resetAt === -1 ? xml : withDefaultNamespaceReset(xml, resetAt), ...(oaiDc ? { oaiDc: true as const } : {}) }, ...(unwrapped ? {} : { resetAt }) };
 }
 
 const withDefaultNamespaceReset = (xml: string, at: number): string => `${xml.slice(0, at)} xmlns=""${xml.slice(at)}`;
