@@ -49,6 +49,10 @@ describe('OAI-PMH identifiers', function () {
     expect([...refusedByXmllint(encoded)].map((i) => encoded[i])).to.deep.equal([]);
     // OAI-PMH 2.0 §2.4 asks for the URI syntax itself, which xs:anyURI does not (it takes `a b`).
     expect(encoded.filter((identifier) => !isUriReference(identifier))).to.deep.equal([]);
+    // RFC 3986 §2: no other character stands in a URI (ajv's pattern took `"`, so `odd"q'` was shown as it is).
+    const uriCharacters = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+    expect(values.filter((value) => isUriReference(value) && !uriCharacters.test(value))).to.deep.equal([]);
+    expect(oaiIdentifierOf('odd"q\'')).to.equal('odd%22q\'');
     expect(values.filter((value, i) => decodeURIComponent(encoded[i] as string) !== value && encoded[i] !== value)).to.deep.equal([]);
     // One identifier, one doc_ID (§2.4): shown as it is only without `%`, and decoding an identifier with `%` gives its doc_ID.
     const distinct = [...new Set([...values, 'doc pct', 'doc%20pct', 'a b', 'a%20b', '%', '%25'])];

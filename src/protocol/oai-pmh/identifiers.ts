@@ -13,10 +13,16 @@ import formats from 'ajv-formats/dist/formats.js';
 
 const URI_REFERENCE = formats.fullFormats['uri-reference'] as RegExp;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** The characters RFC 3986 §2 lets stand in a URI (unreserved, reserved, and `%` of an escape). */
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
 
-/** An RFC 3986 URI reference, with the rule the pattern leaves out: a relative reference's first segment holds no colon (§4.2; libxml2 checks it). */
+/**
+ * An RFC 3986 URI reference, with the rules the pattern leaves out: only the characters of §2
+ * (it lets `"` through, which an identifier then showed as it is: an audit's finding), and a
+ * relative reference's first segment holds no colon (§4.2; libxml2 checks it).
+ */
 export function isUriReference(text: string): boolean {
-  return URI_REFERENCE.test(text) && (SCHEME.test(text) || !/^[^/?#]*:/.test(text));
+  return URI_CHARACTERS.test(text) && URI_REFERENCE.test(text) && (SCHEME.test(text) || !/^[^/?#]*:/.test(text));
 }
 
 /**
