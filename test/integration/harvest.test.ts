@@ -159,6 +159,9 @@ describe('Basic Harvest (JSON)', () => {
     it('listsets: always noSetHierarchy, by GET and POST', async () => {
       expect((await getJson(`${node.url}/harvest/listsets`)).body).to.include({ OK: false, error: 'noSetHierarchy' });
       expect((await postJson(`${node.url}/harvest/listsets`, {})).body).to.include({ OK: false, error: 'noSetHierarchy' });
+      // "always": with arguments too (they were badArgument).
+      expect((await getJson(`${node.url}/harvest/listsets?foo=1&set=x`)).body).to.include({ OK: false, error: 'noSetHierarchy' });
+      expect((await postJson(`${node.url}/harvest/listsets`, { from: null })).body).to.include({ OK: false, error: 'noSetHierarchy' });
     });
   });
 

@@ -39,7 +39,9 @@ export type HarvestArgs = Record<string, string | boolean>;
 
 /** The arguments of one verb; throws a badArgument HarvestError for anything else. */
 export function readArgs(verb: HarvestVerb, raw: unknown): HarvestArgs {
-  if (raw === undefined || raw === null) return {};
+  // listsets takes none and answers "always OK false, error noSetHierarchy" (spec "Basic Harvest
+  // (JSON)"): whatever it is sent, the answer is that this node has no sets, not badArgument.
+  if (raw === undefined || raw === null || verb === 'listsets') return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new HarvestError('badArgument', 'the request body must be a JSON object of arguments');
   const args: HarvestArgs = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
