@@ -3,6 +3,8 @@
  * (README "Configuration" lists them). Values of service_data are the limits the spec requires
  * every implementation to state in its service descriptions ("Limits").
  */
+import { MAX_ID_LENGTH } from '../domain/id-lookup.js';
+
 const bool = (value: boolean) => ({ type: 'boolean', default: value });
 const str = (value: string) => ({ type: 'string', default: value });
 const strings = { type: 'array', items: { type: 'string' }, default: [] as string[] };
@@ -175,7 +177,7 @@ export const nodeConfigSchema = {
         // The request's own limits too (services/obtain/obtain-request.ts): the spec's "MUST state any size limits".
         obtain: service(['none'], {
           doc_limit: noneOr(count(100, 0)), id_limit: noneOr(count(1000, 0)), spec_kv_only: flag(false), flow_control: flag(true),
-          msg_size_limit: count(1048576, 1), request_id_limit: count(10000, 1, 100000), id_length_limit: count(8192, 1, 65536),
+          msg_size_limit: count(1048576, 1), request_id_limit: count(10000, 1, 100000), id_length_limit: count(MAX_ID_LENGTH, 1, 65536),
         }),
         harvest: service(['none'], {
           granularity, doc_limit: harvestPage, id_limit: harvestIdPage, flow_control: flag(true), metadataformats,

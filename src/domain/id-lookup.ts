@@ -14,6 +14,14 @@
  */
 export type IdLookup = 'doc_ID' | 'resource_locator' | 'default';
 
+/**
+ * The longest doc_ID and resource locator a node stores: what Basic Obtain looks up by default
+ * (its service_data.id_length_limit). Longer ones were stored and could never be obtained by ID,
+ * and a SWORD receipt's Location pointed at an obtain URL that failed (an audit's finding,
+ * session 34). Stated in the publishing services' descriptions (spec "Limits").
+ */
+export const MAX_ID_LENGTH = 8192;
+
 export function idLookupOf(byDocId: boolean | undefined, byResourceId: boolean | undefined): IdLookup {
   if (byDocId === true || byResourceId === false) return 'doc_ID';
   if (byDocId === undefined && byResourceId === undefined) return 'default';

@@ -4,6 +4,7 @@
  * `service_id` is generated once and passed in; the endpoint is built from PUBLIC_URL.
  */
 import type { NodeConfig, ServiceKey } from './node-configuration.js';
+import { MAX_ID_LENGTH } from './id-lookup.js';
 
 const SERVICE_DESCRIPTION_DOC_VERSION = '0.20.0';
 
@@ -71,7 +72,11 @@ export function buildServiceDescription(entry: ServiceCatalogueEntry, config: No
     // Spec "Limits": an implementation MUST state any size limits in the service description. The
     // largest document the node policy stores is one, for both publishing services; it is the policy's
     // value that is enforced (document-checks.ts), so it is stated from there, never from service_data.
-    if (entry.key === 'publish' || entry.key === 'sword') data.max_document_size = config.policy.max_document_size;
+    if (entry.key === 'publish' || entry.key === 'sword') {
+      data.max_document_size = config.policy.max_document_size;
+      // The longest doc_ID and resource locator stored (validation/resource-data-schemas.ts).
+      data.id_length_limit = MAX_ID_LENGTH;
+    }
     doc.service_data = data;
   }
   return doc;

@@ -41,6 +41,7 @@
  */
 import type { SchemaObject } from 'ajv/dist/2020.js';
 import { LR_DATE_TIME_FORMAT } from './lr-date-time.js';
+import { MAX_ID_LENGTH } from '../domain/id-lookup.js';
 
 import {
   abstractSchemaId, anyVersionSchemaId, DEFS_SCHEMA_ID, JSON_SCHEMA_DIALECT, NODE_ASSIGNED_FIELDS, PAYLOAD_PLACEMENT_VALUES,
@@ -52,6 +53,12 @@ const ATTACHMENT_VALUES = ['attachment', 'attached'];
 
 const def = (name: string): SchemaObject => ({ $ref: `${DEFS_SCHEMA_ID}#/$defs/${name}` });
 const str: SchemaObject = { type: 'string' };
+
+/**
+ * A resource locator: a string no longer than MAX_ID_LENGTH. An empty one is taken, though obtain
+ * cannot ask for it: a real signed document of the samples has one (the inBloom LRMI record).
+ */
+const locator: SchemaObject = { type: 'string', maxLength: MAX_ID_LENGTH };
 
 /** Shared field definitions, referenced by every other schema. */
 const resourceDataDefsSchema: SchemaObject = {
@@ -107,11 +114,11 @@ const resourceDataDefsSchema: SchemaObject = {
     },
     weight: { description: 'submitter assigned weight (strength)', type: 'integer', minimum: -100, maximum: 100 },
     /** Abstract: a string or an array (the versions narrow it). */
-    resource_locator: { description: 'locator of the resource described', type: ['string', 'array'], items: str },
+    resource_locator: { description: 'locator of the resource described', type: ['string', 'array'], maxLength: MAX_ID_LENGTH, items: locator },
     /** 0.23.0 */
-    resource_locator_single: { type: 'string' },
+    resource_locator_single: locator,
     /** 0.49.0 and later */
-    resource_locator_multi: { type: ['string', 'array'], minItems: 1, items: str },
+    resource_locator_multi: { type: ['string', 'array'], maxLength: MAX_ID_LENGTH, minItems: 1, items: locator },
     replaces: { description: 'doc_IDs of the documents this document replaces', type: 'array', items: str },
     replaces_non_empty: { type: 'array', minItems: 1, items: str },
   },
@@ -121,7 +128,7 @@ const resourceDataDefsSchema: SchemaObject = {
 function commonProperties(): Record<string, SchemaObject> {
   return {
     doc_type: { type: 'string', const: 'resource_data' },
-    doc_ID: str,
+    doc_ID: { type: 'string', maxLength: MAX_ID_LENGTH },
     doc_version: str,
     resource_data_type: str,
     active: { type: 'boolean' },

@@ -79,7 +79,8 @@ describe('node-level endpoints', () => {
       expect(ids.size).to.equal(services.length);
       const publish = services.find((s) => s.service_name === 'Basic Publish') as { service_data: Record<string, unknown> };
       // Every size limit the node enforces is stated (spec "Limits"): per request, and per document from the node policy.
-      expect(publish.service_data).to.have.all.keys('doc_limit', 'msg_size_limit', 'max_document_size');
+      expect(publish.service_data).to.have.all.keys('doc_limit', 'msg_size_limit', 'max_document_size', 'id_length_limit');
+      expect(publish.service_data.id_length_limit).to.equal(8192);
       const obtain = services.find((s) => s.service_name === 'Basic Obtain') as { service_data: Record<string, unknown> };
       expect(obtain.service_data).to.include.keys('doc_limit', 'id_limit', 'spec_kv_only', 'flow_control');
       const remove = services.find((s) => s.service_name === 'Basic Delete') as { service_data: Record<string, unknown> };

@@ -369,6 +369,15 @@ describe('envelope validator', function () {
       );
     });
 
+    it('a doc_ID or resource locator longer than obtain looks up (8192 characters) is refused, at publish and as stored', function () {
+      // Such a document was stored and could never be obtained by ID (an audit's finding, session 34).
+      const long = 'x'.repeat(8193);
+      expect(validator.validate(base('0.49.0', { doc_ID: 'x'.repeat(8192), resource_locator: ['y'.repeat(8192)] }))).to.deep.equal({ ok: true });
+      expect(errorOf(validator.validate(base('0.49.0', { doc_ID: long })))).to.equal('doc_version 0.49.0: /doc_ID must NOT have more than 8192 characters');
+      expect(errorOf(validator.validate(base('0.23.0', { resource_locator: long })))).to.match(/resource_locator must NOT have more than 8192 characters/);
+      expect(errorOf(validator.validate(base('0.49.0', { resource_locator: ['http://x/1', long] })))).to.match(/resource_locator(\/1)? must NOT have more than 8192 characters/);
+    });
+
     it('linked documents need payload_locator and no resource_data', function () {
       const linked = base('0.49.0', { payload_placement: 'linked', payload_locator: 'http://example.com/data' });
       delete linked.resource_data;
