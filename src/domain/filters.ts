@@ -28,10 +28,16 @@ type FilterFunction = (doc: unknown, req: { query: { filter_description?: string
  * (test/integration/distribution-selector.test.ts) keeps the two answers equal.
  */
 export const LIVE_FOR_DISTRIBUTION_SELECTOR = {
-  doc_type: 'resource_data',
-  do_not_distribute: { $exists: false },
-  // `$type: 'null'`, not `null` inside `$in`: PouchDB's Mango (the embedded store) never matches the latter.
-  $or: [{ node_deleted: { $exists: false } }, { node_deleted: { $type: 'null' } }, { node_deleted: { $in: [false, 0, ''] } }],
+  $or: [
+    {
+      doc_type: 'resource_data',
+      do_not_distribute: { $exists: false },
+      // `$type: 'null'`, not `null` inside `$in`: PouchDB's Mango (the embedded store) never matches the latter.
+      $or: [{ node_deleted: { $exists: false } }, { node_deleted: { $type: 'null' } }, { node_deleted: { $in: [false, 0, ''] } }],
+    },
+    // A tombstone that keeps the replacement it superseded (isRelay, src/domain/resource-document.ts).
+    { doc_type: 'tombstone', superseded_replacement: { $type: 'object' } },
+  ],
 } as const;
 
 export type DocumentFilter = (doc: Record<string, unknown>, description: FilterDescription | undefined) => boolean;

@@ -14,6 +14,7 @@
  */
 import * as openpgp from 'openpgp';
 import { ownerOf } from './ownership.js';
+import { isDistributable, publicForm, SUPERSEDED_REPLACEMENT } from './resource-document.js';
 
 export interface SignatureProof {
   /** Issuer key ids (lowercase hex) of the replacement's verified signature; empty when unverified. */
@@ -112,6 +113,9 @@ export function buildTombstone(original: Record<string, unknown> & { _id: string
   // Kept so OAI-PMH can report the record as deleted under its metadata format.
   if (original.payload_schema !== undefined) tombstone.payload_schema = original.payload_schema;
   if (original.replaces !== undefined) tombstone.replaces = original.replaces;
+  // A replacement superseded in turn keeps its signed form, which distribution carries
+  // (relayedReplacement): what it replaced is replaced at destinations that never received it.
+  if (Array.isArray(original.replaces) && original.replaces.length > 0 && isDistributable(original)) tombstone[SUPERSEDED_REPLACEMENT] = publicForm(original);
   // A deletion is a replacement without payload: harvest reports the original as deleted.
   if (replacement.payload_placement === 'none') tombstone.deleted = true;
   return tombstone;

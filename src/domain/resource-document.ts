@@ -68,8 +68,38 @@ export function isDeleted(doc: Record<string, unknown>): boolean {
  * the tests hold both of them to (test/design-docs), not called by the node.
  */
 export function isDistributable(doc: Record<string, unknown>): boolean {
+  if (isRelay(doc)) return true;
   const state = resourceState(doc);
   return (state === 'active' || state === 'deletion') && !Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute');
+}
+
+/**
+ * The field of a tombstone that keeps the document it supersedes, in its public form, when that
+ * document was itself a replacement (buildTombstone, src/domain/replacement.ts).
+ */
+export const SUPERSEDED_REPLACEMENT = 'superseded_replacement';
+
+/**
+ * The replacement a tombstone keeps (SUPERSEDED_REPLACEMENT), when it is one of the same doc_ID:
+ * distribution sends it as that document, so a destination that never received it still
+ * replaces what it replaced. Without it, a chain of two replacements published between two
+ * distributions left the first original live at every destination (an audit's finding, session
+ * 34): the middle one was a tombstone by the next run, and tombstones did not travel.
+ */
+export function relayedReplacement(doc: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!isRelay(doc)) return undefined;
+  const relayed = doc[SUPERSEDED_REPLACEMENT] as Record<string, unknown>;
+  return relayed.doc_ID === doc.doc_ID ? relayed : undefined;
+}
+
+/**
+ * A tombstone that keeps a superseded replacement: distribution sends it (the replication filter
+ * and selector pass it, as CouchDB's Mango can say no more of it), and the destination takes what
+ * it keeps for a document arriving (relayedReplacement), which its checks then decide.
+ */
+export function isRelay(doc: Record<string, unknown>): boolean {
+  const kept = doc[SUPERSEDED_REPLACEMENT];
+  return doc.doc_type === 'tombstone' && typeof kept === 'object' && kept !== null && !Array.isArray(kept);
 }
 
 /**

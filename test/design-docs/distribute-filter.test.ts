@@ -18,6 +18,15 @@ describe('design-docs/resource_data/distribute/filters/live_for_destination', ()
     expect(filter({ ...doc, node_deleted: 'x' }, {})).to.equal(false);
     expect(filter({ _id: '_design/x' }, {})).to.equal(false);
   });
+  it('passes a tombstone that keeps the replacement it superseded, a destination\'s filter applied to that replacement', () => {
+    const relay = { _id: 'a', doc_type: 'tombstone', do_not_distribute: true, keys: ['Tombstone'], superseded_replacement: { ...doc, keys: ['Relayed'] } };
+    expect(filter(relay, {})).to.equal(true);
+    const byKey = (value: string): Doc => ({ filter_description: { active: true, include_exclude: true, filter: [{ filter_key: 'keys', filter_value: `^${value}$` }] } });
+    expect(filter(relay, byKey('Relayed'))).to.equal(true);
+    expect(filter(relay, byKey('Tombstone'))).to.equal(false);
+    // Kept as something other than an object, it is a tombstone like any other.
+    for (const kept of [null, 'x', [doc]]) expect(filter({ ...relay, superseded_replacement: kept }, {}), JSON.stringify(kept)).to.equal(false);
+  });
   it('include rules (the sample filter description): a matching key/value passes, others do not', () => {
     expect(filter(doc, { filter_description: JSON.stringify(example) })).to.equal(true);
     expect(filter({ ...doc, keys: ['Other'], active: false }, { filter_description: JSON.stringify(example) })).to.equal(false);

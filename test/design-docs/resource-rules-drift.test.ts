@@ -36,12 +36,12 @@ describe('resource document rules: design-doc functions and src/domain/resource-
     expect(names(isLive)).to.deep.equal(['do-not-distribute', 'do-not-distribute-false', 'live', 'live-linked', 'live-several-locators', 'node-deleted-false', 'node-deleted-null', 'replacement']);
     expect(names((doc) => resourceState(doc) === 'deletion')).to.deep.equal(['deletion-document', 'deletion-document-with-schema']);
     expect(names((doc) => resourceState(doc) === 'marked')).to.deep.equal(['marked-deleted', 'marked-deleted-true']);
-    expect(names((doc) => resourceState(doc) === 'tombstone')).to.deep.equal(['replaced', 'tombstone-deleted']);
+    expect(names((doc) => resourceState(doc) === 'tombstone')).to.deep.equal(['replaced', 'replaced-replacement', 'tombstone-deleted']);
     expect(names(isDistributable)).to.deep.equal([
       'deletion-document', 'deletion-document-with-schema', 'live', 'live-linked', 'live-several-locators', 'no-node-timestamp',
-      'node-deleted-false', 'node-deleted-null', 'replacement',
+      'node-deleted-false', 'node-deleted-null', 'replaced-replacement', 'replacement',
     ]);
-    expect(names(isDeleted)).to.deep.equal(['deletion-document', 'deletion-document-with-schema', 'marked-deleted', 'marked-deleted-true', 'replaced', 'tombstone-deleted']);
+    expect(names(isDeleted)).to.deep.equal(['deletion-document', 'deletion-document-with-schema', 'marked-deleted', 'marked-deleted-true', 'replaced', 'replaced-replacement', 'tombstone-deleted']);
   });
 
   for (const view of LIVE_VIEWS) {

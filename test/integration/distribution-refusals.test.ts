@@ -82,6 +82,38 @@ describe('documents a destination refuses', function () {
     expect(held.get('proxied-1v2')).to.include({ doc_type: 'resource_data' });
   });
 
+  it('a chain of two replacements published between two runs: the destination replaces the first original too', async () => {
+    // The middle replacement was a tombstone by the next run, and tombstones did not travel: the
+    // first original stayed live at every destination, for good (an audit's finding, session 34).
+    await publish(a, [chainDoc(0, { doc_ID: 'chain-v1' }), chainDoc(0, { doc_ID: 'chain-d1' })]);
+    expect((await distribute(a)).status).to.equal(200);
+    await waitFor('the originals at B', async () => { const held = await storedDocs(b); return held.has('chain-v1') && held.has('chain-d1'); });
+    await publish(a, [chainDoc(1, { doc_ID: 'chain-v2', replaces: ['chain-v1'] }), chainDoc(1, { doc_ID: 'chain-d2', replaces: ['chain-d1'] })]);
+    await publish(a, [chainDoc(1, { doc_ID: 'chain-v3', replaces: ['chain-v2'] }), chainDoc(2, { doc_ID: 'chain-d3', replaces: ['chain-d2'] })]);
+    // The source keeps the middle replacement, as signed, in its tombstone; the first original's tombstone keeps nothing.
+    const atA = await storedDocs(a);
+    expect(atA.get('chain-v2')?.superseded_replacement).to.include({ doc_ID: 'chain-v2' }).and.to.not.have.any.keys('_id', '_rev', 'node_publisher_account');
+    expect((atA.get('chain-v2')?.superseded_replacement as Doc).replaces).to.deep.equal(['chain-v1']);
+    expect(atA.get('chain-v1')).to.not.have.property('superseded_replacement');
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_refused: 0 });
+    const settledChains = async (): Promise<Map<string, Doc> | undefined> => {
+      const held = await storedDocs(b);
+      return ['chain-v1', 'chain-v2', 'chain-d1', 'chain-d2'].every((id) => held.get(id)?.doc_type === 'tombstone') && held.has('chain-v3') ? held : undefined;
+    };
+    const held = await waitFor('every superseded document tombstoned at B', settledChains);
+    expect(held.get('chain-d1')).to.not.have.property('deleted');
+    expect(held.get('chain-d2')).to.include({ doc_type: 'tombstone', deleted: true });
+    expect(held.get('chain-v3')).to.include({ doc_type: 'resource_data' });
+    for (const node of [a, b]) {
+      const { body } = await postJson(`${node.node.url}/obtain`, { request_IDs: ['chain-v1', 'chain-v2', 'chain-v3', 'chain-d1', 'chain-d2'], by_doc_ID: true });
+      expect((body.documents as { document: unknown }[]).map((entry) => entry.document !== null), node.node.url).to.deep.equal([false, false, true, false, false]);
+    }
+    // A run after it sends nothing again, and B holds what A holds.
+    expect((await distribute(a)).status).to.equal(200);
+    expect(await outbound(a, b)).to.include({ outcome: 'ok', docs_written: 0, docs_refused: 0 });
+  });
+
   // A replacement is written before its original is tombstoned (two writes): a node that crashed
   // between them holds both live. The same replacement arriving again must not count as a
   // duplicate then, or the original would stay live for good (a mutation audit's gap, I7).

@@ -24,7 +24,7 @@ import type { StoredDoc } from '../../storage/documents.js';
 import { ArmoredKeyIds } from '../../domain/replacement.js';
 import { canonicalHash, NUMBER_MODE_KEEP_INT, STRIPPED_FIELDS } from '../../domain/signature/canonical-hash.js';
 import { compareTimestamps, timestampAfter } from '../../domain/timestamps.js';
-import { isTombstone, publicForm } from '../../domain/resource-document.js';
+import { isTombstone, publicForm, relayedReplacement } from '../../domain/resource-document.js';
 import { isAdvanceTombstone } from '../../domain/advance-tombstone.js';
 import { XML_CHECK_FIELD } from '../../domain/node-private-fields.js';
 import type { XmlCheckRecord } from '../../protocol/oai-pmh/metadata-fragment.js';
@@ -125,7 +125,8 @@ export class InboundService {
     if (arrived.length === 0) return result;
     // The document is its public form at the source: the incoming copy's store members are not part
     // of it, and node-private fields of the source (its publishing account) are no authority here.
-    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: withPublishingNode(publicForm(doc) as Envelope) }));
+    // A tombstone that keeps the replacement it superseded arrives as that document (relayedReplacement).
+    const envelopes = arrived.map((doc) => ({ incomingId: doc._id, doc: withPublishingNode(publicForm(relayedReplacement(doc) ?? doc) as Envelope) }));
     const { context, keys } = this.contexts.contextOf(await this.contexts.read(), 'inbound', envelopes.map(({ doc }) => doc));
     const { policy } = context;
     const replaced = replacedInBatch(envelopes.map(({ doc }) => doc));

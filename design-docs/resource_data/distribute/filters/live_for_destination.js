@@ -5,10 +5,18 @@ function (doc, req) {
   // Passes resource_data documents only (src/domain/resource-document.ts, isDistributable): never
   // tombstones, documents marked deleted, or any document with a do_not_distribute key (spec
   // "Rules common to publish and inbound distribution", 1). Deletion documents (payload_placement
-  // "none") do pass: the destination tombstones what they replace.
-  if (!doc || doc.doc_type !== 'resource_data') return false;
-  if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) return false;
-  if (doc.node_deleted) return false;
+  // "none") do pass: the destination tombstones what they replace. So does a tombstone that keeps
+  // the replacement it superseded (isRelay): the destination takes that document, to which a
+  // destination's filter applies.
+  if (!doc) return false;
+  var kept = doc.superseded_replacement;
+  if (doc.doc_type === 'tombstone' && Object.prototype.toString.call(kept) === '[object Object]') {
+    doc = kept;
+  } else {
+    if (doc.doc_type !== 'resource_data') return false;
+    if (Object.prototype.hasOwnProperty.call(doc, 'do_not_distribute')) return false;
+    if (doc.node_deleted) return false;
+  }
   // The destination's filter description arrives as query_params.filter_description, a JSON
   // string (express-pouchdb has already parsed it into an object). Not "filter": CouchDB merges
   // query_params into the _changes query, where "filter" is this function's own name.
