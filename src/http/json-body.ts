@@ -39,7 +39,23 @@ export async function readJsonBody(ctx: NodeContext, limitBytes: number | undefi
 export function bodyRefusal(error: unknown, limitBytes: number | undefined, setting?: string): { code: 'payload_too_large' | 'invalid_request'; message: string } {
   const status = (error as { status?: number }).status;
   if (status === 413) return { code: 'payload_too_large', message: `request body too large: the limit is ${limitBytes} bytes${setting ? ` (${setting})` : ''}` };
+  const coding = contentCodingProblem(error);
+  if (coding) return { code: 'invalid_request', message: coding };
   return { code: 'invalid_request', message: 'request body is not valid JSON' };
+}
+
+/**
+ * What is wrong with a body's Content-Encoding (RFC 9110 §8.4), or undefined: a coding the
+ * decoder (inflation, through @koa/bodyparser or decodedBody) does not have is its 415, a body
+ * that is not in the coding it names is zlib's error (`errno`). Both were "request body is not
+ * valid JSON" (an audit's finding).
+ */
+export function contentCodingProblem(error: unknown): string | undefined {
+  const { status, message, code } = error as { status?: number; message?: string; code?: string };
+  if (status === 415 && message?.startsWith('Unsupported Content-Encoding')) return `${message.slice(0, 80)}: send the body as it is, or in gzip, deflate or br`;
+  // zlib's codes: Z_DATA_ERROR and the like, ERR__ERROR_... for brotli.
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__'))) return 'the request body could not be decoded as its Content-Encoding says';
+  return undefined;
 }
 
 /**

@@ -75,4 +75,13 @@ describe('request bodies over the size limit on the JSON endpoints', () => {
     expect(await postJson(`${node.url}/publish`, '{"documents": [', AUTH)).to.deep.include({ status: 500, body: { OK: false, error: 'request body is not valid JSON' } });
     expect(await postJson(`${node.url}/obtain`, '{"request_IDs": [')).to.deep.include({ status: 500, body: { OK: false, error: 'request body is not valid JSON' } });
   });
+
+  it('a Content-Encoding the node does not have, or a body not in the one it names, is said to be so, not "not valid JSON"', async () => {
+    const send = async (encoding: string): Promise<unknown> => {
+      const response = await fetch(`${node.url}/publish`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', 'content-encoding': encoding }, body: '{"documents": []}' });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await send('foo')).to.deep.equal({ status: 500, body: { OK: false, error: 'Unsupported Content-Encoding: foo: send the body as it is, or in gzip, deflate or br' } });
+    for (const encoding of ['gzip', 'br']) expect(await send(encoding), encoding).to.deep.equal({ status: 500, body: { OK: false, error: 'the request body could not be decoded as its Content-Encoding says' } });
+  });
 });

@@ -8,7 +8,7 @@ import { MEDIA } from '../../protocol/sword/namespaces.js';
 import { serviceDocument } from '../../protocol/sword/service-document.js';
 import { depositReceipt } from '../../protocol/sword/deposit-receipt.js';
 import { errorDocument, type ErrorData } from '../../protocol/sword/error-document.js';
-import { parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } from './deposit-request.js';
+import { decodedDeposit, parseDepositHeaders, parseDocument, readDepositBody, verifyChecksum } from './deposit-request.js';
 import { describeSwordError } from './sword-error.js';
 import { AppError, retryAfterOf } from '../../errors/app-error.js';
 import type { SwordService } from './sword.service.js';
@@ -65,13 +65,15 @@ export function swordRoutes(service: SwordService, gate: Gate): Router<NodeState
   }));
 
   router.post('/swordpub', (ctx) => swordExit(ctx, service, async () => {
-    // Order: credentials and mediation, headers, size, checksum, JSON, then the publish checks.
+    // Order: credentials and mediation, headers, size, checksum, content coding, JSON, then the publish checks.
     const account = await principal(ctx);
     const depositor = await service.depositor(account, ctx.get('x-on-behalf-of'));
     const headers = parseDepositHeaders((name) => ctx.get(name));
-    const body = await readDepositBody(ctx.req, await service.sizeLimit());
-    checkSignedBody(ctx, body);
-    verifyChecksum(body, headers.md5);
+    const limit = await service.sizeLimit();
+    const sent = await readDepositBody(ctx.req, limit);
+    checkSignedBody(ctx, sent);
+    verifyChecksum(sent, headers.md5);
+    const body = await decodedDeposit(sent, ctx.get('content-encoding'), limit);
     const outcome = await service.deposit(parseDocument(body), depositor, headers, body.length);
     // A real deposit created a resource (201 + Location, RFC 5023 section 9.2); a no-op did not.
     ctx.status = outcome.location ? 201 : 200;
