@@ -17,6 +17,7 @@ describe('SWORD 1.3', () => {
     node = await startTestNode({ nodeConfig: {
       node: { node_name: 'Test <node> & co', node_description: 'A node for SWORD tests' },
       community: { community_name: 'Test community' },
+      policy: { max_document_size: 12000 },
       services: { publish: { service_data: { doc_limit: 5, msg_size_limit: 20000 } }, sword: { service_data: { version: '1.3', collection_policy: 'Only JSON resource data description documents' } } },
     } });
     await addAccount(node, 'alice', 'alice-password-1', 'publisher', 'alice@example.org');
@@ -197,6 +198,14 @@ describe('SWORD 1.3', () => {
       expectError(await deposit(JSON.stringify(nsdlDocs(1)[0]), { 'content-type': 'application/zip' }), 415, 'ErrorContent');
       expectError(await deposit(JSON.stringify(nsdlDocs(1)[0]), { 'x-packaging': 'http://purl.org/net/sword-types/METSDSpaceSIP' }), 415, 'ErrorContent');
       expect((await deposit(unattributed(nsdlDocs(1)[0] as Doc), { 'content-type': 'application/json; charset=utf-8' })).status).to.equal(201);
+    });
+
+    it('one document over the node policy\'s max_document_size, in a body under msg_size_limit, is 413 MaxUploadSizeExceeded too', async () => {
+      // It was 400 ErrorBadRequest "too large".
+      const big = unattributed(nsdlDocs(1)[0] as Doc, { doc_ID: 'sword-doc-too-large', resource_data: `<x>${'y'.repeat(14000)}</x>` });
+      expect(JSON.stringify(big).length).to.be.within(12001, 19999);
+      expectError(await deposit(big), 413, 'MaxUploadSizeExceeded');
+      expect(await stored('sword-doc-too-large')).to.equal(undefined);
     });
 
     it('a body over publish msg_size_limit is 413 MaxUploadSizeExceeded', async () => {

@@ -121,6 +121,9 @@ export class SwordService {
       throw error;
     }
     const result = response.document_results[0];
+    // The one document over the node's max_document_size is a deposit too large for this server
+    // (SWORD 1.3 profile: 413 MaxUploadSizeExceeded), as one over msg_size_limit is.
+    if (result?.OK === false && result.error === 'too large') throw new SwordError('MaxUploadSizeExceeded', 'the document is larger than the node policy\'s max_document_size (stated in the SWORD service_data)');
     if (!result?.OK || !result.doc_ID) throw new SwordError('ErrorBadRequest', result?.error ?? 'publish failed');
     const docId = result.doc_ID;
     const obtainUrl = `${this.publicUrl}/obtain?request_ID=${encodeURIComponent(docId)}&by_doc_ID=T`;
