@@ -42,6 +42,8 @@ export interface CanOptions {
    * description lists; false: none), e.g. from service_auth.service_authz; default: always.
    */
   when?: (ctx: NodeContext) => Promise<boolean | CredentialSchemes>;
+  /** What the 401 says needs the credentials (default: the ability's name; /delete is `delete`, under ability publish). */
+  action?: string;
 }
 
 const OAUTH_HEADER = /^OAuth\s/i;
@@ -60,19 +62,19 @@ export class Gate {
   constructor(private readonly identify: Identify, private readonly publicUrl: string) {}
 
   /** The account the header proves, or a 401. */
-  async identified(authorization: string | undefined, ability?: Ability, client?: string, request?: SignedRequest, schemes?: CredentialSchemes): Promise<Account> {
+  async identified(authorization: string | undefined, ability?: Ability, client?: string, request?: SignedRequest, schemes?: CredentialSchemes, action: string | undefined = ability): Promise<Account> {
     refuseUnlisted(authorization, schemes);
     const account = authorization ? await this.identify(authorization, client, request) : undefined;
     if (!account) {
-      const need = ability ? `${ability} needs the credentials of an account of this node holding the role ${ROLE_OF[ability]}` : 'this needs the credentials of an account of this node';
+      const need = ability ? `${action ?? ability} needs the credentials of an account of this node holding the role ${ROLE_OF[ability]}` : 'this needs the credentials of an account of this node';
       throw new AppError(401, 'unauthorized', `${need} (HTTP Basic, a bearer token from /auth, or an OAuth 1.0 signature)`);
     }
     return account;
   }
 
   /** The account the header proves, when it holds the role `ability` needs; else a 401 or a 403. */
-  async admit(authorization: string | undefined, ability: Ability, client?: string, request?: SignedRequest, schemes?: CredentialSchemes): Promise<Account> {
-    const account = await this.identified(authorization, ability, client, request, schemes);
+  async admit(authorization: string | undefined, ability: Ability, client?: string, request?: SignedRequest, schemes?: CredentialSchemes, action?: string): Promise<Account> {
+    const account = await this.identified(authorization, ability, client, request, schemes, action);
     const role = ROLE_OF[ability];
     if (!account.roles.includes(role)) throw missingRole(account, role);
     return account;
@@ -82,7 +84,7 @@ export class Gate {
   can(ability: Ability, options: CanOptions = {}): Middleware<NodeState> {
     return async (ctx, next) => {
       const needed = options.when ? await options.when(ctx) : true;
-      if (needed !== false) ctx.state.principal = await this.admit(ctx.get('authorization'), ability, ctx.ip, this.signedRequest(ctx), needed === true ? undefined : needed);
+      if (needed !== false) ctx.state.principal = await this.admit(ctx.get('authorization'), ability, ctx.ip, this.signedRequest(ctx), needed === true ? undefined : needed, options.action);
       await next();
     };
   }

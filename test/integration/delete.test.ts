@@ -22,8 +22,11 @@ describe('POST /delete', () => {
     before(async () => { node = await nodeWith('mark'); });
     after(async () => node.stop());
 
-    it('requires credentials', async () => {
-      expect((await postJson(`${node.url}/delete`, { request_IDs: ['del-0'] })).status).to.equal(401);
+    it('requires credentials, and says delete needs them', async () => {
+      const { status, body } = await postJson(`${node.url}/delete`, { request_IDs: ['del-0'] });
+      expect(status).to.equal(401);
+      // It said "publish needs the credentials …".
+      expect(body.error).to.match(/^delete needs the credentials of an account of this node holding the role publisher/);
     });
 
     it('per-ID results aligned with request_IDs; marked documents leave the live set', async () => {

@@ -23,7 +23,7 @@ function ownerCredentials(required: (ctx: NodeContext) => Promise<boolean | Cred
 
 export function deleteRoutes(service: DeleteService, settings: ServiceSettings, nodes: NodeRepository, gate: Gate): Router<NodeState> {
   const router = new Router<NodeState>();
-  router.post('/delete', gate.can('publish', { when: ownerCredentials(credentialsRequired(settings, 'delete')) }), async (ctx) => {
+  router.post('/delete', gate.can('publish', { when: ownerCredentials(credentialsRequired(settings, 'delete')), action: 'delete' }), async (ctx) => {
     const { description, body, account, docLimit } = await readPublishRequest(ctx, settings, 'delete');
     // Read at each request, as the description is: a policy changed in CouchDB applies at once.
     const node = await nodes.nodeDescription();
