@@ -287,7 +287,7 @@ describe('POST /publish, a large batch (written in slices while the next slice i
     expect(failed).to.deep.equal([7, 200, 330]);
     expect(results[7]?.error).to.match(/^invalid document: .*doc_type/);
     expect(results[200]).to.deep.equal({ doc_ID: null, OK: false, error: 'invalid document: not a JSON object' });
-    expect(results[330]).to.deep.equal({ doc_ID: 'large-twice', OK: false, error: 'publish failed: doc_ID appears twice in the batch' });
+    expect(results[330]).to.deep.equal({ doc_ID: 'large-twice', OK: false, error: 'rejected: doc_ID appears twice in the batch (send the later version in a request of its own)' });
     for (const [index, result] of results.entries()) {
       if (![7, 200, 330].includes(index)) expect(result.doc_ID, `result ${index}`).to.equal((docs[index] as Doc).doc_ID);
     }

@@ -28,6 +28,8 @@ export interface DocumentResult { doc_ID: string | null; OK: boolean; error?: st
 
 export interface PublishResponse { OK: boolean; error?: string; document_results: DocumentResult[] }
 
+const TWICE_IN_BATCH = 'rejected: doc_ID appears twice in the batch (send the later version in a request of its own)';
+
 /** A global failure: `{"OK": false, "error": ...}` with the spec's HTTP 500 (spec "Publish", status codes; errors/app-error.ts SpecRefusal). */
 const refused = (message: string): SpecRefusal => specRefusal('invalid_request', message);
 
@@ -160,7 +162,9 @@ export class PublishService {
           // A URI (RFC 4122 urn:uuid), so OAI-PMH harvesters that expect URI identifiers accept it as it is.
           const docId = supplied ? String(doc.doc_ID) : `urn:uuid:${randomUUID()}`;
           result.doc_ID = docId;
-          if (pass.inBatch.has(docId)) { result.error = 'publish failed: doc_ID appears twice in the batch'; continue; }
+          // Refused, not a storage failure ("publish failed" is the spec's text for one): the
+          // first version is decided and written with the batch, the second would race it.
+          if (pass.inBatch.has(docId)) { result.error = TWICE_IN_BATCH; continue; }
           const replaces = replacedBy(doc, docId);
           const prepared = await this.prepare({ index, source: doc, signature: outcome.signature, replaces, optimistic: supplied && !pass.state.has(docId), ...(outcome.xmlCheck ? { xmlCheck: outcome.xmlCheck } : {}) }, docId, pass, request);
           if ('error' in prepared) { result.error = prepared.error; continue; }
