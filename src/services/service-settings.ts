@@ -30,12 +30,16 @@ export function numberSetting(data: Record<string, unknown> | undefined, name: s
 /**
  * The credentials a description's service_auth.service_authz asks for: `basicauth` (HTTP Basic,
  * and the bearer tokens of /auth), `oauth` (OAuth 1.0 signatures), both, or none (`none`, or an
- * empty list: anyone), as the original node read them (its bauth.py and oauth.py).
+ * empty list: anyone), as the original node read them (its bauth.py and oauth.py). A list that
+ * names only a scheme this node does not take (`ssh`, which the configuration schema allows)
+ * asks for credentials all the same, of either scheme: read as none, it opened the service to
+ * anyone, where its operator meant to restrict it.
  */
 export function credentialSchemes(description: ServiceDescription): CredentialSchemes | false {
   const authz = description.service_auth.service_authz;
   const schemes = { basic: authz.includes('basicauth'), oauth: authz.includes('oauth') };
-  return schemes.basic || schemes.oauth ? schemes : false;
+  if (schemes.basic || schemes.oauth) return schemes;
+  return authz.length === 0 || authz.includes('none') ? false : { basic: true, oauth: true };
 }
 
 /** For the gate's `when`: the credentials a request to this service needs, read from its description at each request; false: none. */
