@@ -237,6 +237,20 @@ async function stopNode({ server, embedded, deps, monitoring }: NodeParts): Prom
   await embedded?.stop();
 }
 
+/**
+ * A description's `service_https` says the service requires HTTPS (spec "Service description
+ * document"). The node does not terminate TLS (a reverse proxy in front does), so it can say so
+ * truly only where clients reach it at an https PUBLIC_URL, which its service_endpoint then
+ * names: with an http one the description contradicted itself, and plain HTTP was served (an
+ * audit's finding).
+ */
+function checkHttpsRequirement(node: NodeConfig, publicUrl: string, source: string): void {
+  if (publicUrl.startsWith('https:')) return;
+  for (const [key, service] of Object.entries(node.services)) {
+    if (service.service_auth.service_https) throw new ConfigError(`${source}/services/${key}/service_auth/service_https`, `true needs an https PUBLIC_URL (the endpoint clients reach through the TLS proxy in front of the node), got ${publicUrl}`);
+  }
+}
+
 export async function startNode(startConfig: StartConfig, logger: Logger): Promise<RunningNode> {
   const { settings } = startConfig;
   const { target, embedded } = await openStore(settings, logger);
@@ -261,6 +275,7 @@ export async function startNode(startConfig: StartConfig, logger: Logger): Promi
     if (settings.couchdbUrl) await checkServer(couch, async () => (await resolveApplied()).node, logger, credentials);
     const { node: nodeConfig, kept, keepAsGiven } = await resolveApplied();
     const config: AppConfig = { settings, node: nodeConfig };
+    checkHttpsRequirement(nodeConfig, publicUrl, settings.configPath ? `CONFIG ${settings.configPath} ` : KEPT_CONFIG_SOURCE);
     if (!startConfig.given) route(createStartingApp(logger, config.node.node.node_name, publicUrl).callback());
     const designDocs = loadDesignDocs(path.join(PROJECT_ROOT, 'design-docs'));
     const result = await bootstrap({

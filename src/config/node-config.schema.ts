@@ -36,7 +36,9 @@ function service(authz: string[], data: Record<string, DataKey>, about?: string)
         default: {},
         properties: {
           service_authz: { type: 'array', items: { type: 'string', enum: ['none', 'basicauth', 'oauth', 'ssh'] }, default: authz },
-          service_key: bool(false),
+          // The spec gives no access-key scheme, and the node has none: true advertised a requirement nothing checked.
+          service_key: { type: 'boolean', const: false, default: false, description: 'this node takes no access key: service_authz says which credentials a service takes' },
+          // True only with an https PUBLIC_URL (runtime.ts, checkHttpsRequirement).
           service_https: bool(false),
         },
       },

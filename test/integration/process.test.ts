@@ -90,6 +90,18 @@ describe('configuration errors stop the node with a one-line message naming the 
     expect(stderr).to.contain('must be equal to one of the allowed values');
   });
 
+  it('CONFIG with service_key true, or service_https true without an https PUBLIC_URL: requirements nothing would enforce', async () => {
+    // Both were advertised in the service descriptions while plain HTTP, and no key, were served (an audit's finding).
+    const keyed = path.join(tempDir(), 'service-key.json');
+    fs.writeFileSync(keyed, JSON.stringify({ services: { publish: { service_auth: { service_key: true } } } }));
+    expect((await failingStart({ CONFIG: keyed })).stderr).to.equal(`configuration error: CONFIG ${keyed} /services/publish/service_auth/service_key: must be false, got true (this node takes no access key: service_authz says which credentials a service takes)`);
+    const https = path.join(tempDir(), 'service-https.json');
+    fs.writeFileSync(https, JSON.stringify({ services: { obtain: { service_auth: { service_https: true } } } }));
+    const { code, stderr } = await failingStart({ CONFIG: https, PUBLIC_URL: 'http://lr.example.org' });
+    expect(code).to.equal(1);
+    expect(stderr).to.equal(`configuration error: CONFIG ${https} /services/obtain/service_auth/service_https: true needs an https PUBLIC_URL (the endpoint clients reach through the TLS proxy in front of the node), got http://lr.example.org`);
+  });
+
   it('CONFIG with an unknown key', async () => {
     const file = path.join(tempDir(), 'unknown.json');
     fs.writeFileSync(file, JSON.stringify({ node: { nmae: 'typo' } }));
