@@ -62,6 +62,8 @@ describe('SWORD 1.3', () => {
       expect(xml.children(NS.sword, 'version').map((e) => e.textContent)).to.deep.equal(['1.3']);
       expect(xml.children(NS.sword, 'verbose').map((e) => e.textContent)).to.deep.equal(['true']);
       expect(xml.children(NS.sword, 'noOp').map((e) => e.textContent)).to.deep.equal(['true']);
+      // publish msg_size_limit 20,000 bytes: 19 kB, what a client may send (a deposit over it is 413).
+      expect(xml.children(NS.sword, 'maxUploadSize').map((e) => e.textContent)).to.deep.equal(['19']);
       const workspaces = xml.children(NS.app, 'workspace');
       expect(workspaces).to.have.length(1);
       const workspace = workspaces[0] as Element;

@@ -17,6 +17,8 @@ export interface CollectionData {
 export interface ServiceDocumentData {
   workspaceTitle: string;
   collection?: CollectionData;
+  /** The largest deposit taken, in kB (SWORD 1.3 profile 2.1, `sword:maxUploadSize`): publish's msg_size_limit. */
+  maxUploadKb?: number;
 }
 
 export function serviceDocument(data: ServiceDocumentData): string {
@@ -25,6 +27,7 @@ export function serviceDocument(data: ServiceDocumentData): string {
   service.ele(NS.sword, 'sword:version').txt('1.3');
   service.ele(NS.sword, 'sword:verbose').txt('true');
   service.ele(NS.sword, 'sword:noOp').txt('true');
+  if (data.maxUploadKb !== undefined) service.ele(NS.sword, 'sword:maxUploadSize').txt(String(data.maxUploadKb));
   const workspace = service.ele(NS.app, 'workspace');
   workspace.ele(NS.atom, 'atom:title').txt(xmlText(data.workspaceTitle));
   const collection = data.collection;

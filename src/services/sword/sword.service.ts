@@ -91,11 +91,15 @@ export class SwordService {
     });
     const [node, community, sword] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.settings.of('sword')]);
     const workspaceTitle = text(community?.community_name) ?? text(community?.community_id) ?? '';
-    if (!mayDeposit) return { workspaceTitle };
+    // A deposit over it is 413 MaxUploadSizeExceeded (deposit-request.ts): the client is told the limit.
+    const limit = await this.sizeLimit();
+    const maxUpload = limit ? { maxUploadKb: Math.floor(limit / 1024) } : {};
+    if (!mayDeposit) return { workspaceTitle, ...maxUpload };
     const abstract = text(node?.node_description);
     const policy = text(sword.service_data?.collection_policy);
     return {
       workspaceTitle,
+      ...maxUpload,
       collection: {
         href: `${this.publicUrl}/swordpub`,
         title: text(node?.node_name) ?? text(node?.node_id) ?? '',
