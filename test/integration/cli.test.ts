@@ -149,7 +149,7 @@ describe('lr-node (the command line)', function () {
     const status = await lrNode(['status', node.url, '--json']);
     expect(JSON.parse(status.stdout)).to.include({ OK: true, doc_count: 101 });
     const services = await lrNode(['services', node.url]);
-    expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth,oauth\tdoc_limit=1000 msg_size_limit=10485760 max_document_size=1048576$/m);
+    expect(services.stdout).to.match(/^Basic Publish\tactive\thttp:\/\/\S+\/publish\tauth=basicauth,oauth\tdoc_limit=1000 msg_size_limit=10485760 max_document_size=1048576 id_length_limit=8192$/m);
   });
 
   it('--version prints the version of package.json; a dist/ older than the sources is not run, and the launcher says so', async () => {
