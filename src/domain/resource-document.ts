@@ -62,7 +62,8 @@ export function isDeleted(doc: Record<string, unknown>): boolean {
 /**
  * What distribution may send before any destination filter (spec "Rules common to publish and
  * inbound distribution", 1: a document with a `do_not_distribute` key never travels): resource
- * data that is active or a deletion document. The rule is applied by the replication filter
+ * data that is active or a deletion document, and a tombstone that keeps the replacement it
+ * superseded (isRelay), which travels as that replacement. The rule is applied by the replication filter
  * (design-docs/resource_data/distribute/filters/live_for_destination.js) and its Mango selector
  * (src/domain/filters.ts), which CouchDB runs; this is its statement on plain data, the reference
  * the tests hold both of them to (test/design-docs), not called by the node.

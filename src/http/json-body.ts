@@ -46,9 +46,9 @@ export function bodyRefusal(error: unknown, limitBytes: number | undefined, sett
 
 /**
  * What is wrong with a body's Content-Encoding (RFC 9110 §8.4), or undefined: a coding the
- * decoder (inflation, through @koa/bodyparser or decodedBody) does not have is its 415, a body
- * that is not in the coding it names is zlib's error (`errno`). Both were "request body is not
- * valid JSON" (an audit's finding).
+ * decoder (inflation, through @koa/bodyparser) does not have is its 415, a body that is not in
+ * the coding it names is zlib's error (its `code`). Both were "request body is not valid JSON"
+ * (an audit's finding). SWORD decodes its deposits itself (services/sword/deposit-request.ts).
  */
 export function contentCodingProblem(error: unknown): string | undefined {
   const { status, message, code } = error as { status?: number; message?: string; code?: string };

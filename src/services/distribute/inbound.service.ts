@@ -48,8 +48,9 @@ export interface Rejection { id: string; doc_ID: unknown; error: string; transie
  * (src/domain/advance-tombstone.ts), and copies of a document replaced here; no refusal: the
  * document was taken in, as replaced.
  * `parked`: refusals that may pass, kept to be tried again (inbound-receiver.ts; 0 here).
+ * `filtered`: left out by this node's active filters, not stored, and answered as taken (spec
+ * "Rules common to publish and inbound distribution", 2).
  */
-/** `filtered`: left out by this node's active filters, and answered as taken (spec "Rules common to publish and inbound distribution", 2). */
 export interface InboundResult { stored: number; duplicates: number; stale: number; superseded: number; filtered: number; rejected: Rejection[]; failed: string[]; parked: number }
 
 /**

@@ -57,13 +57,13 @@ export interface SignatureOutcome {
  */
 export type SignatureFailure = { failure?: string; cause?: string; transient?: boolean };
 
+/** The refusal of a document the node's active filters leave out (spec "Publish": `rejected by filter`). */
+export const FILTERED = 'rejected by filter';
+
 /**
  * `xmlCheck`: the record of publish's check of inline XML, for the stored document (inline-xml.ts).
  * `transient`: the refusal may not hold later (a signer's key location did not answer).
  */
-/** The refusal of a document the node's active filters leave out (spec "Publish": `rejected by filter`). */
-export const FILTERED = 'rejected by filter';
-
 export type CheckResult = { ok: true; signature: SignatureOutcome; xmlCheck?: XmlCheckRecord } | { ok: false; error: string; transient?: boolean };
 
 /**
