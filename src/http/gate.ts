@@ -66,7 +66,7 @@ export class Gate {
     refuseUnlisted(authorization, schemes);
     const account = authorization ? await this.identify(authorization, client, request) : undefined;
     if (!account) {
-      const need = ability ? `${action ?? ability} needs the credentials of an account of this node holding the role ${ROLE_OF[ability]}` : 'this needs the credentials of an account of this node';
+      const need = ability ? `${action} needs the credentials of an account of this node holding the role ${ROLE_OF[ability]}` : 'this needs the credentials of an account of this node';
       throw new AppError(401, 'unauthorized', `${need} (HTTP Basic, a bearer token from /auth, or an OAuth 1.0 signature)`);
     }
     return account;

@@ -50,7 +50,7 @@ export function bodyRefusal(error: unknown, limitBytes: number | undefined, sett
  * the coding it names is zlib's error (its `code`). Both were "request body is not valid JSON"
  * (an audit's finding). SWORD decodes its deposits itself (services/sword/deposit-request.ts).
  */
-export function contentCodingProblem(error: unknown): string | undefined {
+function contentCodingProblem(error: unknown): string | undefined {
   const { status, message, code } = error as { status?: number; message?: string; code?: string };
   if (status === 415 && message?.startsWith('Unsupported Content-Encoding')) return `${message.slice(0, 80)}: send the body as it is, or in gzip, deflate or br`;
   // zlib's codes: Z_DATA_ERROR and the like, ERR__ERROR_... for brotli.

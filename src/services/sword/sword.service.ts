@@ -89,10 +89,9 @@ export class SwordService {
       if (error instanceof AppError && error.status < 500) return false; // refused: no collection to list
       throw error;
     });
-    const [node, community, sword] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.settings.of('sword')]);
+    const [node, community, sword, limit] = await Promise.all([this.nodes.nodeDescription(), this.nodes.communityDescription(), this.settings.of('sword'), this.sizeLimit()]);
     const workspaceTitle = text(community?.community_name) ?? text(community?.community_id) ?? '';
     // A deposit over it is 413 MaxUploadSizeExceeded (deposit-request.ts): the client is told the limit.
-    const limit = await this.sizeLimit();
     const maxUpload = limit ? { maxUploadKb: Math.floor(limit / 1024) } : {};
     if (!mayDeposit) return { workspaceTitle, ...maxUpload };
     const abstract = text(node?.node_description);
